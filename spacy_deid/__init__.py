@@ -1,0 +1,48 @@
+"""spacy-deid: find and replace protected health information in clinical notes."""
+
+from pathlib import Path
+from typing import Any, Dict, Union
+
+from spacy.language import Language
+from spacy.util import load_model_from_path
+
+__version__ = "0.1.0"
+
+PRETRAINED_DIR = Path(__file__).parent / "pretrained"
+
+# Pipelines shipped inside the package (package data), by short name.
+PIPELINES: Dict[str, str] = {
+    "en": "en",
+}
+
+
+def pipeline_path(name: str) -> Path:
+    """Return the directory of a shipped pipeline.
+
+    name (str): A short name from `PIPELINES`, e.g. "en".
+    RETURNS (Path): The pipeline directory inside the installed package.
+    """
+    if name not in PIPELINES:
+        known = ", ".join(sorted(PIPELINES))
+        raise ValueError(f"Unknown spacy-deid pipeline '{name}'. Known: {known}")
+    path = PRETRAINED_DIR / PIPELINES[name]
+    if not (path / "config.cfg").exists():
+        raise OSError(f"The shipped pipeline '{name}' is missing from {path}")
+    return path
+
+
+def load(name: Union[str, Path] = "en", **overrides: Any) -> Language:
+    """Load a shipped pipeline (offline), or a pipeline directory.
+
+    `spacy.load("spacy_deid")` calls this with no name and gives the default
+    English pipeline.
+
+    name (Union[str, Path]): Shipped pipeline name ("en") or a directory.
+    overrides: Passed to `spacy.util.load_model_from_path` (exclude, config...).
+    RETURNS (Language): The loaded pipeline.
+    """
+    if isinstance(name, str) and name in PIPELINES:
+        path = pipeline_path(name)
+    else:
+        path = Path(name)
+    return load_model_from_path(path, **overrides)

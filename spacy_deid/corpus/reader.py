@@ -1,0 +1,3 @@
+# TEMPORARY placeholder
+def create_phi_corpus():
+    raise NotImplementedError

@@ -1,0 +1,3 @@
+# TEMPORARY placeholder
+def default_patterns():
+    raise NotImplementedError
