@@ -63,11 +63,22 @@ _LABELS: List[PhiLabel] = [
 
 LABELS: Dict[str, PhiLabel] = {label.name: label for label in _LABELS}
 LABEL_NAMES: List[str] = [label.name for label in _LABELS]
-CATEGORIES: List[str] = ["NAME", "PROFESSION", "LOCATION", "AGE", "DATE", "CONTACT", "ID"]
+CATEGORIES: List[str] = [
+    "NAME",
+    "PROFESSION",
+    "LOCATION",
+    "AGE",
+    "DATE",
+    "CONTACT",
+    "ID",
+]
 HIPAA_LABELS: FrozenSet[str] = frozenset(lab.name for lab in _LABELS if lab.hipaa)
 
 # i2b2 XML spells some subcategories differently.
-I2B2_ALIASES: Dict[str, str] = {"LOCATION-OTHER": "LOCATION_OTHER", "OTHER": "LOCATION_OTHER"}
+I2B2_ALIASES: Dict[str, str] = {
+    "LOCATION-OTHER": "LOCATION_OTHER",
+    "OTHER": "LOCATION_OTHER",
+}
 
 _CATEGORY_COLORS = {
     "NAME": "#f4a3a3",

@@ -1,8 +1,269 @@
-# TEMPORARY placeholder, replaced by the tokenizer work.
-import spacy
-from spacy.util import registry
+"""A rule-based tokenizer for clinical notes.
+
+`spacy_deid.ClinicalTokenizer.v1` is the language's default tokenizer with
+extra prefix, suffix and infix patterns, special cases and a `token_match`.
+It never rewrites the text (`doc.text == text`, exact `token.idx`), and every
+rule is a regex, a special case or `token_match`, so `nlp.to_disk` saves the
+rules and `spacy.load` restores them (a stock `Tokenizer.from_disk` reads
+them too).
+
+The extra splits target text glued together when line breaks were lost
+("09/14/2067CPT", "WhalenChief", "hcuutaj@bdd.comOther") and field labels
+glued to values ("MR:6746781"), so that PHI boundaries fall on token
+boundaries. PHI shapes that must stay whole (phone numbers, ISO dates,
+hyphenated IDs, emails, URLs) are kept by `token_match`, which spaCy checks
+before splitting off each prefix or suffix and before infixes.
+
+Usage in a config:
+
+    [nlp.tokenizer]
+    @tokenizers = "spacy_deid.ClinicalTokenizer.v1"
+"""
+
+import re
+from typing import Callable, Dict, Iterable, List
+
+from spacy.lang.char_classes import ALPHA, ALPHA_LOWER, ALPHA_UPPER
+from spacy.language import Language
+from spacy.tokenizer import Tokenizer
+from spacy.util import (
+    compile_infix_regex,
+    compile_prefix_regex,
+    compile_suffix_regex,
+    registry,
+)
+
+_A = ALPHA
+_AL = ALPHA_LOWER
+_AU = ALPHA_UPPER
+
+# Name particles written in camel case ("MacArthur", "VanDyke"), as negative
+# lookbehinds so that the camel-case split below leaves them alone. Particles
+# of one lowercase letter ("McDonald", "DeVries", "LaToya") need no entry,
+# because the split wants two lowercase letters before the capital.
+_NAME_PARTICLES = ("Mac", "Van", "Von", "Del", "Dela", "Della", "Fitz", "Abu", "Ben")
+_NOT_AFTER_PARTICLE = "".join(rf"(?<!\b{p})" for p in _NAME_PARTICLES)
+
+# Clinical units, as one token. Numerator and denominator lists are kept
+# small on purpose: a generic "word/word" rule would glue names ("son/John").
+_UNIT_NUM = (
+    r"(?:[mµμunpkd]?(?:g|l|mol|eq|iu|u)|mcg|mm|cm|units?|cells?|copies|"
+    r"beats|breaths|gtts?|drops|puffs?|tabs?|caps?)"
+)
+_UNIT_DEN = (
+    r"(?:[mµμunpkd]?(?:l|g|mol)|kg|min|hr?|hrs|day|d|wk|mo|m2|m²|1\.73m2|"
+    r"hpf|lpf|mm3|mm²|mm³|dose)"
+)
+UNIT_PATTERN = rf"(?i:{_UNIT_NUM}(?:/{_UNIT_DEN}){{1,2}}|mmhg|cmh2o|meq)"
+
+# Whole-token shapes that must never be split. Checked on the whole
+# remaining string, so each alternative is anchored with `$` (spaCy restores
+# `token_match` as `re.compile(pattern).match`).
+TOKEN_MATCH_PATTERNS = [
+    # Emails. The top-level domain is all lower- or all upper-case, so that
+    # "bdd.comOther" is not an email and the camel-case suffix can split it.
+    r"[\w.%+-]+@[\w-]+(?:\.[\w-]+)*\.(?:[a-z]{2,}|[A-Z]{2,})",
+    # URLs with a scheme (before the camel-case suffix can cut a path).
+    r"(?:https?|ftp)://[^\s]*[\w/#=]",
+    # Numbers joined by hyphens, three groups or more: IDs, SSNs, phone
+    # numbers, dates ("258-16-49-2", "617-555-1234", "2067-09-14").
+    r"\+?\d+(?:-\d+){2,}",
+    # Two groups: both long ("943-8331", ZIP+4 "02115-1234") or one very long
+    # (a check digit: "7600593-6"). Short ranges ("5-10") and year ranges
+    # ("2010-2015", "2067-69") keep spaCy's split.
+    r"(?![12]\d{3}-\d{2,4}$)(?:\d{3,}-\d{3,}|\d{5,}-\d+|\d+-\d{5,})",
+    # Phone numbers with dots ("617.555.1234") or a glued area code.
+    r"\d{3}\.\d{3}\.\d{4}",
+    r"\(\d{3}\)\d{3}[-.]\d{4}",
+    # Units such as "mEq/L", "mg/dL", "mcg/kg/min", "mmHg".
+    UNIT_PATTERN,
+]
+TOKEN_MATCH = "|".join(f"(?:{p})$" for p in TOKEN_MATCH_PATTERNS)
+
+# Extra prefixes (split off the front of a string, then the rest is checked
+# again, so "Tel:617-555-1234" ends with a whole phone number).
+CLINICAL_PREFIXES = [
+    # A field label glued to its value: "MR:6746781", "MRN#12345",
+    # "DOB:01/02/1960", "Email:joe@x.org" (not "http://"), "mrn=123". The
+    # ":", "#" or "=" is then a default prefix. "º" for labels like "NºCol:".
+    rf"[{_A}](?:[{_A}º]|-(?=[{_A}]))*(?=:[^/]|#[0-9]|=.)",
+    # A date glued to a time: "09/20/2015T0800Z" -> "09/20/2015" "T0800Z".
+    r"[0-9][0-9/.-]*[0-9](?=T[0-9a-z])",
+    # A field of a record glued to the next by "|", ";" or "," (not a
+    # thousands separator): "E06-1336|Berry", "CAO352;src=", "08:15,SJ512".
+    # The field stays one token; the separator is split by the next prefix.
+    r"[\w.:@/+#'-]+(?=(?:[|;]|,(?![0-9]{3}(?![0-9.]))).)",
+    r"\|",
+    # A label glued to a number of three digits or more by a hyphen or slash:
+    # "nhc-150679", "MRN-12345", "nhc/976421"; the hyphen or slash is split
+    # by the next prefix. "IL-6", "COVID-19" stay whole.
+    rf"[{_A}]+(?=[-/][0-9]{{3}})",
+    r"[-/](?=[0-9]{3})",
+    # Letters glued to a number of two digits or more, or to a date or a
+    # decimal: "Results02/20/2087", "MRN12345", "a26", "on4/16", "pH7.35".
+    # Needs two letters (or the article "a") so that "B12", "q12h", "x10" and
+    # "HbA1c" stay whole; not inside an email local part.
+    rf"(?:[{_A}]{{2,}}|a)(?=(?:[0-9]{{2}}|[0-9][/.:-][0-9])"
+    r"(?![0-9A-Za-z._%+-]*@))",
+    # A phone extension: "x5493", "x645-3055" -> "x" ... ("x10", "x100" stay).
+    r"[xX](?=[0-9][0-9-]{2,}[0-9])",
+    # A title glued to a name: "DrBarry" -> "Dr" "Barry".
+    rf"(?:Drs|Dr|Mrs|Mr|Ms)(?=[{_AU}][{_AL}])",
+    # "w/" glued to the next word: "w/pain" -> "w/" "pain".
+    rf"[wW]/(?=[{_A}]{{2}})",
+    # A dash glued to a word, as before a signature: "-S Johnson".
+    rf"-(?=[{_A}])",
+]
+
+# Extra suffixes (split off the end of a string; the rest is checked again).
+CLINICAL_SUFFIXES = [
+    # lower->Upper camel glue: "WhalenChief" -> "Whalen" "Chief". Needs two
+    # lowercase letters before the capital, so "McDonald", "DeVries",
+    # "iPhone", "mEq" stay whole ("mmHg" is kept by TOKEN_MATCH).
+    rf"(?<=[{_AL}][{_AL}]){_NOT_AFTER_PARTICLE}[{_AU}][{_AL}]+",
+    # ALLCAPS glued to a capitalized word: "USMeaningful" -> "US" "Meaningful".
+    rf"(?<=[{_AU}][{_AU}])[{_AU}][{_AL}]+",
+    # A number glued to a capitalized word: "1400Prior" -> "1400" "Prior".
+    rf"(?<=[0-9])[{_AU}][{_AL}]+",
+    # Two digits or more glued to an ALLCAPS word, except ordinals ("21ST"):
+    # "09/14/2067CPT".
+    rf"(?<=[0-9][0-9])(?!(?:ST|ND|RD|TH)$)[{_AU}]{{2,}}",
+    # Age glued to its unit, and sex: "26yo", "26y/o", "38Y.O.", "26yoM",
+    # "3mos", "26M".
+    r"(?<=[0-9])(?i:y/?o[fm]?|y\.o\.?|yrs?|y|mos?|wks?)",
+    r"(?<=[0-9][0-9])[FM]",
+    # A number glued to a lowercase word, except ordinals: "08/15/2069at",
+    # "9499on", "2:30pm".
+    rf"(?<=[0-9][0-9])(?!(?:st|nd|rd|th)$)[{_AL}]{{2,}}",
+    # A time glued to a date: "2097-12-09T0800Z", "10/30/20250800",
+    # "07/02/900600", "08/17/9411:00".
+    r"(?<=[0-9])T[0-9]{2}:?[0-9]{2}(?::?[0-9]{2})?Z?",
+    r"(?<=/[0-9]{4})(?:[0-9]{4}|[0-9]{1,2}:[0-9]{2})",
+    r"(?<=/[0-9]{2})(?:[0-9]{4}|[0-9]{1,2}:[0-9]{2})",
+    # The field separator "|" at the end.
+    r"\|",
+    # Clinical units after a number: "120/80mmHg", "5mg/kg", "20mEq/L".
+    rf"(?<=[0-9]){UNIT_PATTERN}",
+    # A period after a unit that ends in a capital: "mg/dL." -> "mg/dL" ".".
+    rf"(?<=[{_AL}][{_AU}])\.",
+    # A period after a number and a capital: "Apt 3B." -> "3B" ".".
+    rf"(?<=[0-9][{_AU}])\.",
+    # A single capital initial before its period: "Sexo: H." -> "H" ".",
+    # "J." -> "J" ".", so a span may end with or without the period.
+    rf"(?<=^[{_AU}])\.",
+    # A single letter before its period, after a slash: "s/n." , "S/N.".
+    rf"(?<=/[{_A}])\.",
+]
+
+# Extra infixes (split inside a string, after affixes are gone).
+CLINICAL_INFIXES = [
+    # A closing parenthesis between digits: "(416)943" -> ... ")" "943".
+    r"(?<=[0-9])\)(?=[0-9])",
+    # A period between a number and a capital (a lost space after a
+    # sentence): "2014.El" -> "2014" "." "El".
+    rf"(?<=[0-9])\.(?=[{_AU}])",
+    # A period between an ALLCAPS word and a capitalized one: "DR.Francisco".
+    rf"(?<=[{_AU}][{_AU}])\.(?=[{_AU}][{_AL}])",
+]
+
+# Clinical abbreviations kept as one token. Lowercase, upper- and title-case
+# variants are added by `_case_variants`.
+CLINICAL_ABBREVIATIONS = [
+    # Dosing frequency and route.
+    "b.i.d.", "t.i.d.", "q.i.d.", "q.d.", "q.o.d.", "q.h.s.", "h.s.", "q.h.",
+    "q.a.m.", "q.p.m.", "p.r.n.", "p.o.", "p.r.", "s.c.", "s.q.", "i.v.",
+    "i.m.", "a.c.", "p.c.", "n.p.o.", "o.d.", "o.s.", "o.u.",
+    # Shorthand with a slash.
+    "s/p", "c/o", "h/o", "w/", "w/o", "r/o", "n/v", "d/c", "f/u", "b/l",
+    "y/o", "s/s", "a/w", "c/w", "n/a", "and/or",
+    # Titles and common abbreviations not in spaCy's English exceptions.
+    "approx.", "Drs.", "Dept.",
+]  # fmt: skip
+
+
+def _case_variants(text: str) -> List[str]:
+    """Return the lower-, upper- and title-case forms of an abbreviation.
+
+    text (str): The abbreviation.
+    RETURNS (List[str]): Unique variants, `text` first.
+    """
+    variants = [text, text.lower(), text.upper(), text[:1].upper() + text[1:]]
+    return list(dict.fromkeys(variants))
+
+
+def clinical_special_cases(
+    abbreviations: Iterable[str] = CLINICAL_ABBREVIATIONS,
+) -> Dict[str, List[Dict[str, str]]]:
+    """Build tokenizer special cases that keep abbreviations whole.
+
+    abbreviations (Iterable[str]): The abbreviations.
+    RETURNS (Dict[str, List[Dict[str, str]]]): Special cases by string.
+    """
+    cases = {}
+    for abbr in abbreviations:
+        for variant in _case_variants(abbr):
+            cases[variant] = [{"ORTH": variant}]
+    return cases
+
+
+def _drop_single_letter_exceptions(rules: Dict[str, list]) -> Dict[str, list]:
+    """Remove exceptions of one letter and a period ("a.", "n.").
+
+    Split, "J." gives "J" "." and "s/n." gives "s" "/" "n" ".", so a PHI span
+    may end with or without the period.
+
+    rules (Dict[str, list]): Tokenizer exceptions.
+    RETURNS (Dict[str, list]): The exceptions without single letters.
+    """
+    pattern = re.compile(rf"[{_A}]\.")
+    return {k: v for k, v in rules.items() if not pattern.fullmatch(k)}
+
+
+def _scope_flags(pattern: str) -> str:
+    """Turn leading global flags ("(?iu)...") into a scoped group
+    ("(?i:...)"), so that the pattern can join an alternation.
+
+    pattern (str): A regex pattern.
+    RETURNS (str): An equivalent pattern without global flags.
+    """
+    match = re.match(r"\(\?([aiLmsux]+)\)", pattern)
+    if match is None:
+        return pattern
+    flags = match.group(1).replace("u", "")
+    rest = pattern[match.end() :]
+    return f"(?{flags}:{rest})" if flags else f"(?:{rest})"
 
 
 @registry.tokenizers("spacy_deid.ClinicalTokenizer.v1")
-def create_clinical_tokenizer():
-    return spacy.language.create_tokenizer()
+def create_clinical_tokenizer() -> Callable[[Language], Tokenizer]:
+    """Registered function that creates the clinical tokenizer.
+
+    RETURNS (Callable[[Language], Tokenizer]): Builds the tokenizer for an nlp.
+    """
+    return make_clinical_tokenizer
+
+
+def make_clinical_tokenizer(nlp: Language) -> Tokenizer:
+    """Create the clinical tokenizer for a pipeline's language.
+
+    nlp (Language): The pipeline; its `Defaults` give the base rules.
+    RETURNS (Tokenizer): The tokenizer.
+    """
+    defaults = nlp.Defaults
+    prefixes = CLINICAL_PREFIXES + list(defaults.prefixes or [])
+    suffixes = CLINICAL_SUFFIXES + list(defaults.suffixes or [])
+    infixes = list(defaults.infixes or []) + CLINICAL_INFIXES
+    rules = _drop_single_letter_exceptions(dict(defaults.tokenizer_exceptions))
+    rules.update(clinical_special_cases())
+    token_match = TOKEN_MATCH
+    if defaults.token_match is not None:
+        token_match += "|" + _scope_flags(defaults.token_match.__self__.pattern)
+    return Tokenizer(
+        nlp.vocab,
+        rules=rules,
+        prefix_search=compile_prefix_regex(prefixes).search,
+        suffix_search=compile_suffix_regex(suffixes).search,
+        infix_finditer=compile_infix_regex(infixes).finditer,
+        token_match=re.compile(token_match).match,
+        url_match=defaults.url_match,
+    )

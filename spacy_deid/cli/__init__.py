@@ -1,7 +1,7 @@
 """Command-line interface: `spacy-deid COMMAND ...` (see `spacy-deid --help`)."""
 
+from . import convert, evaluate, keygen, run, synth  # noqa: F401  (register commands)
 from ._app import app
-from . import convert, evaluate, synth  # noqa: F401  (register commands)
 
 
 def main() -> None:

@@ -1,3 +1,46 @@
-"""`spacy-deid synth` (being written)."""
+"""`spacy-deid synth N OUT.jsonl --seed S`: write synthetic annotated notes."""
 
-from ._app import app  # noqa: F401
+import json
+import sys
+import time
+from pathlib import Path
+
+import typer
+
+from ._app import app
+
+
+@app.command("synth")
+def synth_cli(
+    n: int = typer.Argument(..., help="Number of notes to generate."),
+    output: Path = typer.Argument(..., help="Output JSONL path."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Random seed."),
+    split: str = typer.Option("all", "--split", help="train, dev or all."),
+    stats: bool = typer.Option(False, "--stats", help="Print stats to stderr."),
+    no_noise: bool = typer.Option(False, "--no-noise", help="Disable noise."),
+    templates: bool = typer.Option(
+        False, "--templates", help="Print template families per kind to stderr."
+    ),
+) -> None:
+    """Generate N synthetic clinical notes with gold PHI spans."""
+    from ..corpus.synth import (
+        SPLITS,
+        corpus_stats,
+        generate,
+        template_stats,
+        write_jsonl,
+    )
+
+    if split not in SPLITS:
+        raise typer.BadParameter(f"--split must be one of {', '.join(SPLITS)}")
+    start = time.perf_counter()
+    notes = list(generate(n, seed=seed, split=split, noise=not no_noise))
+    write_jsonl(notes, str(output))
+    elapsed = time.perf_counter() - start
+    typer.echo(f"Wrote {len(notes)} notes to {output} in {elapsed:.1f}s", err=True)
+    if stats:
+        result = corpus_stats(notes)
+        result["seconds"] = round(elapsed, 2)
+        sys.stderr.write(json.dumps(result, indent=2) + "\n")
+    if templates:
+        sys.stderr.write(json.dumps(template_stats(), indent=2) + "\n")

@@ -37,8 +37,10 @@ class Note:
 
     @classmethod
     def from_dict(cls, record: Dict[str, Any]) -> "Note":
-        spans = [PhiSpan(int(s["start"]), int(s["end"]), str(s["label"]))
-                 for s in record.get("spans", [])]
+        spans = [
+            PhiSpan(int(s["start"]), int(s["end"]), str(s["label"]))
+            for s in record.get("spans", [])
+        ]
         patient = record.get("patient")
         return cls(
             id=str(record["id"]),

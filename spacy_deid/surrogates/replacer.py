@@ -1,7 +1,395 @@
-# TEMPORARY placeholder
+"""The `phi_surrogates` component: replace PHI spans in the text.
+
+It reads the PHI spans (`doc.ents`, or `doc.spans[spans_key]`), builds the
+de-identified text and writes `doc._.deidentified`, `doc._.offset_map` and
+`span._.surrogate`. The doc itself is not changed.
+
+Modes: "surrogate" (realistic, consistent values derived from a secret key),
+"redact" (a mask such as "[**]" or "[{label}]") and "tag" ("[DATE]").
+"""
+
+import logging
+import warnings
+from pathlib import Path
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
+
+import srsly
 from spacy.language import Language
+from spacy.tokens import Doc, Span
+from spacy.util import ensure_path
+
+from ..extensions import get_patient, install_extensions
+from .generators import AGE_OVER_89_TEXT, SurrogateGenerator
+from .keys import (
+    SOURCE_EPHEMERAL,
+    SOURCE_SET,
+    derive_seed,
+    generate_key,
+    key_from_env,
+    parse_key,
+)
+from .offsets import apply_replacements
+
+logger = logging.getLogger(__name__)
+
+MODES = ("surrogate", "redact", "tag")
+MAX_ATTEMPTS = 10
+EPHEMERAL_KEY_WARNING = (
+    "phi_surrogates has no secret key (no set_key(), SPACY_DEID_KEY_FILE or "
+    "SPACY_DEID_KEY): using a random key for this run, so surrogates and date "
+    "shifts are only consistent within this run."
+)
 
 
-@Language.factory("phi_surrogates")
-def make_phi_surrogates(nlp, name):
-    raise NotImplementedError
+class EphemeralKeyWarning(UserWarning):
+    """Surrogates use a random per-run key."""
+
+
+DEFAULT_CONFIG: Dict[str, Any] = {
+    "mode": "surrogate",
+    "redact_mask": "[**]",
+    "tag_format": "[{label}]",
+    "date_shift_min": 1,
+    "date_shift_max": 365,
+    "keep_ages_under_90": True,
+    "spans_key": None,
+}
+
+
+@Language.factory(
+    "phi_surrogates",
+    assigns=["doc._.deidentified", "doc._.offset_map"],
+    default_config=DEFAULT_CONFIG,
+)
+def make_phi_surrogates(
+    nlp: Language,
+    name: str,
+    mode: str,
+    redact_mask: str,
+    tag_format: str,
+    date_shift_min: int,
+    date_shift_max: int,
+    keep_ages_under_90: bool,
+    spans_key: Optional[str],
+) -> "PhiSurrogates":
+    """Create a `phi_surrogates` component (see `PhiSurrogates`)."""
+    return PhiSurrogates(
+        nlp,
+        name,
+        mode=mode,
+        redact_mask=redact_mask,
+        tag_format=tag_format,
+        date_shift_min=date_shift_min,
+        date_shift_max=date_shift_max,
+        keep_ages_under_90=keep_ages_under_90,
+        spans_key=spans_key,
+    )
+
+
+class PhiSurrogates:
+    """Replace PHI spans with surrogates, masks or tags.
+
+    The secret key comes from `set_key()`, else the SPACY_DEID_KEY_FILE or
+    SPACY_DEID_KEY environment variables, else a random key made at
+    construction (one EphemeralKeyWarning at first use). The key is never
+    serialized by `to_disk`/`to_bytes`, but it survives pickling, so
+    `nlp.pipe(n_process=N)` uses the same key in every worker.
+    """
+
+    def __init__(
+        self,
+        nlp: Optional[Language] = None,
+        name: str = "phi_surrogates",
+        *,
+        mode: str = "surrogate",
+        redact_mask: str = "[**]",
+        tag_format: str = "[{label}]",
+        date_shift_min: int = 1,
+        date_shift_max: int = 365,
+        keep_ages_under_90: bool = True,
+        spans_key: Optional[str] = None,
+    ) -> None:
+        """Initialize the component.
+
+        nlp (Optional[Language]): The pipeline (unused).
+        name (str): The component name.
+        mode (str): "surrogate", "redact" or "tag".
+        redact_mask (str): The mask in redact mode (and the fail-closed
+            fallback); "{label}" is replaced by the label.
+        tag_format (str): The tag in tag mode; "{label}" is replaced.
+        date_shift_min (int): Smallest date shift in days (>= 1).
+        date_shift_max (int): Largest date shift in days.
+        keep_ages_under_90 (bool): Keep ages <= 89 in surrogate mode.
+        spans_key (Optional[str]): Read `doc.spans[spans_key]`; None: doc.ents.
+        """
+        install_extensions()
+        self.name = name
+        self.cfg: Dict[str, Any] = {
+            "mode": mode,
+            "redact_mask": redact_mask,
+            "tag_format": tag_format,
+            "date_shift_min": date_shift_min,
+            "date_shift_max": date_shift_max,
+            "keep_ages_under_90": keep_ages_under_90,
+            "spans_key": spans_key,
+        }
+        validate_config(self.cfg)
+        key, source = key_from_env()
+        if key is None:
+            key, source = generate_key(), SOURCE_EPHEMERAL
+        self._key_source = source
+        self._warned = False
+        self._set_key(key)
+
+    @property
+    def key_source(self) -> str:
+        """Where the key came from: "set_key", "env:...", or "ephemeral"."""
+        return self._key_source
+
+    def set_key(self, key: Union[bytes, str]) -> None:
+        """Use this secret key, e.g. `read_key_file(path)` or the raw contents
+        of the CLI's --key-file (both give the same key, see `parse_key`).
+
+        key (Union[bytes, str]): At least 16 bytes (or hex text).
+        """
+        self._set_key(parse_key(key))
+        self._key_source = SOURCE_SET
+
+    def _set_key(self, key: bytes) -> None:
+        self._key = key
+        self._generator = SurrogateGenerator(
+            key, keep_ages_under_90=self.cfg["keep_ages_under_90"]
+        )
+
+    def __call__(self, doc: Doc) -> Doc:
+        """Write `doc._.deidentified`, `doc._.offset_map`, `span._.surrogate`.
+
+        doc (Doc): The doc, with PHI spans in doc.ents or doc.spans.
+        RETURNS (Doc): The same doc.
+        """
+        self._warn_if_ephemeral()
+        regions = merge_spans(self._get_spans(doc))
+        patient = get_patient(doc) if self.cfg["mode"] == "surrogate" else ""
+        shift = self.date_shift(patient) if self.cfg["mode"] == "surrogate" else 0
+        cache: Dict[Tuple[str, str], str] = {}
+        replacements = []
+        for start, end, span, members in regions:
+            new = self._replace(span, members, patient, shift, cache)
+            replacements.append((start, end, new))
+            for member in members:
+                if member.start_char == start and member.end_char == end:
+                    member._.surrogate = new
+        text, offset_map = apply_replacements(doc.text, replacements)
+        doc._.deidentified = text
+        doc._.offset_map = offset_map
+        return doc
+
+    def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128) -> Iterator[Doc]:
+        """Process a stream of docs.
+
+        stream (Iterable[Doc]): The docs.
+        batch_size (int): Unused.
+        YIELDS (Doc): The processed docs.
+        """
+        for doc in stream:
+            yield self(doc)
+
+    def date_shift(self, patient: str) -> int:
+        """The patient's date shift in days: +/- [date_shift_min,
+        date_shift_max], never a multiple of 7 when the range allows it (so
+        weekdays change).
+
+        patient (str): The patient id.
+        RETURNS (int): The shift.
+        """
+        low, high = self.cfg["date_shift_min"], self.cfg["date_shift_max"]
+        seed = derive_seed(self._key, "v1", "DATE_SHIFT", patient)
+        size = seed % (high - low + 1) + low
+        if size % 7 == 0 and high > low:
+            size = size + 1 if size + 1 <= high else size - 1
+        sign = 1 if (seed >> 128) % 2 else -1
+        return sign * size
+
+    def surrogate(
+        self, label: str, text: str, patient: str = "", flags: Iterable[str] = ()
+    ) -> str:
+        """The replacement for one string, as `__call__` would make it.
+
+        label (str): The PHI label.
+        text (str): The original text.
+        patient (str): The patient id.
+        flags (Iterable[str]): PHI flags such as "AGE_OVER_89".
+        RETURNS (str): The replacement.
+        """
+        shift = self.date_shift(patient) if self.cfg["mode"] == "surrogate" else 0
+        return self._make(label, text, patient, shift, list(flags))
+
+    def _replace(
+        self,
+        span: Span,
+        members: List[Span],
+        patient: str,
+        shift: int,
+        cache: Dict[Tuple[str, str], str],
+    ) -> str:
+        flags = sorted({flag for m in members for flag in (m._.phi_flags or ())})
+        cache_key = (span.label_, span.text + "\x00" + ",".join(flags))
+        if cache_key not in cache:
+            cache[cache_key] = self._make(span.label_, span.text, patient, shift, flags)
+        return cache[cache_key]
+
+    def _make(
+        self, label: str, text: str, patient: str, shift: int, flags: List[str]
+    ) -> str:
+        mode = self.cfg["mode"]
+        if mode == "tag":
+            return self.cfg["tag_format"].replace("{label}", label)
+        mask = self.cfg["redact_mask"].replace("{label}", label)
+        if mode == "redact":
+            return mask
+        try:
+            return self._surrogate(label, text, patient, shift, flags)
+        except Exception as err:  # fail closed, never fall back to the text
+            logger.warning(
+                "phi_surrogates: could not build a %s surrogate (%s); redacted.",
+                label,
+                type(err).__name__,
+            )
+            return mask
+
+    def _surrogate(
+        self, label: str, text: str, patient: str, shift: int, flags: List[str]
+    ) -> str:
+        generator = self._generator
+        if label == "AGE":
+            if generator.keeps_age(text, flags):
+                return text
+            new = generator.generate(
+                label, text, patient, date_shift=shift, flags=flags
+            )
+            if new == AGE_OVER_89_TEXT or new.casefold() != text.casefold():
+                return new
+        for attempt in range(MAX_ATTEMPTS):
+            new = generator.generate(
+                label, text, patient, date_shift=shift, flags=flags, attempt=attempt
+            )
+            if new.casefold() != text.casefold():
+                return new
+        raise ValueError("Every derived surrogate equalled the original.")
+
+    def _get_spans(self, doc: Doc) -> List[Span]:
+        key = self.cfg["spans_key"]
+        if key is None:
+            return list(doc.ents)
+        if key not in doc.spans:
+            return []
+        return list(doc.spans[key])
+
+    def _warn_if_ephemeral(self) -> None:
+        if self._warned or self.cfg["mode"] != "surrogate":
+            return
+        if self._key_source == SOURCE_EPHEMERAL:
+            self._warned = True
+            warnings.warn(EPHEMERAL_KEY_WARNING, EphemeralKeyWarning, stacklevel=3)
+
+    def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
+        """Serialize the settings (never the key).
+
+        RETURNS (bytes): The serialized component.
+        """
+        return srsly.msgpack_dumps({"cfg": self.cfg})
+
+    def from_bytes(
+        self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()
+    ) -> "PhiSurrogates":
+        """Load the settings; the key is kept as it is.
+
+        RETURNS (PhiSurrogates): The component.
+        """
+        self._load_cfg(srsly.msgpack_loads(bytes_data)["cfg"])
+        return self
+
+    def to_disk(
+        self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()
+    ) -> None:
+        """Write the settings to `path/cfg` (never the key).
+
+        path (Union[str, Path]): A directory.
+        """
+        path = ensure_path(path)
+        path.mkdir(parents=True, exist_ok=True)
+        srsly.write_json(path / "cfg", self.cfg)
+
+    def from_disk(
+        self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()
+    ) -> "PhiSurrogates":
+        """Load the settings from `path/cfg`; the key is kept as it is.
+
+        RETURNS (PhiSurrogates): The component.
+        """
+        cfg_path = ensure_path(path) / "cfg"
+        if cfg_path.exists():
+            self._load_cfg(srsly.read_json(cfg_path))
+        return self
+
+    def _load_cfg(self, cfg: Dict[str, Any]) -> None:
+        new_cfg = dict(self.cfg)
+        new_cfg.update({k: v for k, v in cfg.items() if k in DEFAULT_CONFIG})
+        validate_config(new_cfg)
+        self.cfg = new_cfg
+        self._set_key(self._key)
+
+
+def validate_config(cfg: Dict[str, Any]) -> None:
+    """Raise a ValueError for an invalid setting.
+
+    cfg (Dict[str, Any]): The component settings.
+    """
+    if cfg["mode"] not in MODES:
+        raise ValueError(f"phi_surrogates: mode must be one of {MODES}")
+    low, high = cfg["date_shift_min"], cfg["date_shift_max"]
+    if not (isinstance(low, int) and isinstance(high, int) and 1 <= low <= high):
+        raise ValueError(
+            "phi_surrogates: need integers 1 <= date_shift_min <= date_shift_max"
+        )
+    for setting in ("redact_mask", "tag_format"):
+        if not isinstance(cfg[setting], str):
+            raise ValueError(f"phi_surrogates: {setting} must be a string")
+
+
+def merge_spans(
+    spans: Iterable[Span],
+) -> List[Tuple[int, int, Span, List[Span]]]:
+    """Merge overlapping spans into regions replaced as a whole.
+
+    A region takes the label of its longest span (over-redacting rather than
+    leaving part of an identifier).
+
+    spans (Iterable[Span]): The PHI spans.
+    RETURNS (List[Tuple[int, int, Span, List[Span]]]): (start_char, end_char,
+        span used for the label and text, member spans), sorted.
+    """
+    ordered = sorted(
+        (span for span in spans if span.text.strip()),
+        key=lambda span: (span.start_char, -span.end_char),
+    )
+    groups: List[List[Span]] = []
+    end = -1
+    for span in ordered:
+        if groups and span.start_char < end:
+            groups[-1].append(span)
+            end = max(end, span.end_char)
+        else:
+            groups.append([span])
+            end = span.end_char
+    regions = []
+    for members in groups:
+        start = min(member.start_char for member in members)
+        stop = max(member.end_char for member in members)
+        longest = max(members, key=lambda member: len(member.text))
+        if (longest.start_char, longest.end_char) != (start, stop):
+            longest = longest.doc.char_span(start, stop, label=longest.label_)
+            if longest is None:
+                longest = members[0]
+        regions.append((start, stop, longest, members))
+    return regions

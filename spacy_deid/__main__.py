@@ -1,0 +1,5 @@
+"""`python -m spacy_deid` runs the CLI."""
+
+from .cli import main
+
+main()

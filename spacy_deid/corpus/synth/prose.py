@@ -1,0 +1,95 @@
+"""PHI-free clinical prose: the negatives that surround PHI in real notes.
+
+Eponyms, drug doses, vitals, scores, lab values, times, codes and words that
+are sometimes names or places (May, Will, Bill, Reading, Nitro, ...) appear
+here without annotation.
+"""
+
+from .context import NoteContext, slot
+from .families import fam, group
+
+PROSE = group(
+    fam(
+        "prose.ros",
+        "<ROS|Review of systems|ROS otherwise> <negative for|notable for|without> "
+        "<fevers, chills, night sweats|chest pain or palpitations|nausea, vomiting, "
+        "diarrhea|dysuria or hematuria|focal weakness or numbness>.",
+        "<Denies|No> <recent travel|sick contacts|weight loss|melena|orthopnea or "
+        "PND|headache or vision change>.",
+        "<Appetite|Sleep|Energy> <has been|is> <poor|fair|good|improved>[ over the "
+        "past <week|few days|month>].",
+    ),
+    fam(
+        "prose.exam",
+        "<On exam|Exam notable for|PE:> {exam}.",
+        "{vitals}.",
+        "<Neuro|Neurologic> exam: {eponym}; <strength 5/5 throughout|4+/5 in the "
+        "LLE|sensation intact to light touch>.",
+        "GCS <15|14|E4V5M6|E3V4M6>, <pupils 3mm reactive|PERRL>.",
+    ),
+    fam(
+        "prose.labs",
+        "<Labs|Chemistries|Labs this AM> <notable for|showed|remarkable for> {labs}.",
+        "EKG: <NSR at 78|sinus tach 112|AF with RVR 130s|NSR, LBBB|"
+        "no acute ST changes>[, QTc <440|468|502>].",
+        "<CXR|CT|Echo> <showed|with|notable for> <mild cardiomegaly|RLL "
+        "infiltrate|EF 35-40%|small bilateral effusions|no acute process>.",
+    ),
+    fam(
+        "prose.assess",
+        "{cond}, likely <secondary to|in setting of|complicated by> {cond}.",
+        "<Differential includes|DDx:> {cond} vs {cond}.",
+        "<Likely|Possible|Probable> {cond}; <less likely|doubt|r/o> {cond}.",
+        "Code status: <Full code|DNR/DNI|DNR but OK to intubate|comfort measures>.",
+    ),
+    fam(
+        "prose.plan",
+        "<Continue|Start|Hold|Increase|Decrease|Titrate> {med}.",
+        "<Check|Repeat|Trend> <BMP|CBC|lytes|INR|troponins|LFTs> <in AM|q6h|"
+        "at {time}|daily>.",
+        "<Consult|Page|Discuss with> <cardiology|renal|"
+        "surgery|PT/OT|SW|nutrition> <re:|regarding|for> {cond}.",
+        "{amb}",
+        "Goal <SBP \\<140|INR 2-3|K \\>4, Mg \\>2|euvolemia|BG 140-180>.",
+        "<DVT ppx|GI ppx|Bowel regimen>: {med}.",
+    ),
+    fam(
+        "prose.meds",
+        "<Received|Got|Was given> {med} at {time} with <good|minimal|no> effect.",
+        "<Allergic to|Intolerant of|Reaction to> <PCN|sulfa|codeine|ACE-I "
+        "(cough)|iodinated contrast>.",
+        "<Compliant|Non-compliant|Reports missing doses of> {med}.",
+        "<Nitro|Aspirin|Tylenol> <prn|as needed> for <chest pain|fever|pain>.",
+    ),
+    fam(
+        "prose.codes",
+        "<Dx code|ICD-10|Billing dx>: {icd}[, {icd}].",
+        "{cpt}.",
+        "<Time spent|Total time>: <25|40|over 50> min, <\\>50% counseling|mostly "
+        "coordination of care>.",
+    ),
+    fam(
+        "prose.edu",
+        "<Discussed|Reviewed> <risks and benefits|warning signs|diet and "
+        "exercise|medication changes> with <patient|pt|family>, who <verbalized "
+        "understanding|agrees with plan|had questions, answered>.",
+        "<Return|Come back|Call> if <fever \\> 101|worsening pain|shortness of "
+        "breath|bleeding> <occurs|develops>.",
+        "<Low salt|Cardiac|Diabetic|"
+        "Renal> diet. <May|Can> resume <activity|driving|work> as tolerated.",
+    ),
+)
+
+
+def prose(ctx: NoteContext, k: int = 2) -> None:
+    """Render `k` PHI-free clinical sentences."""
+    for i in range(k):
+        if i:
+            ctx.add(" ")
+        ctx.use(PROSE, k=1)
+
+
+@slot("prose")
+def s_prose(ctx: NoteContext, arg: str) -> None:
+    """`{prose}` or `{prose:3}`: PHI-free clinical sentences."""
+    prose(ctx, int(arg) if arg else 1)

@@ -1,0 +1,1 @@
+"""Pipelines shipped inside the package (package data); see `build.py`."""

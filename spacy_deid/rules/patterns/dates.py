@@ -1,0 +1,286 @@
+"""DATE patterns: numeric dates, month names, years, weekdays, seasons, holidays.
+
+Month and weekday names are matched case-sensitively (`March`, `MARCH`, `Mar.`)
+so that the verb "march" or the modal "may" never match; ambiguous words
+(`May`, bare month names, bare years, `3/14`) need a date cue.
+"""
+
+from typing import List
+
+from ._common import PRIO_DATE, alternation, make_pattern, title_and_upper
+
+_MONTH_NAMES = [
+    "January", "February", "March", "April", "May", "June", "July", "August",
+    "September", "October", "November", "December",
+]  # fmt: skip
+_MONTH_ABBRS = ["Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept",
+                "Oct", "Nov", "Dec"]  # fmt: skip
+_WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
+             "Sunday"]  # fmt: skip
+# "Sat" (O2 sat) and "Sun" (sun exposure) only count before a date.
+_WEEKDAY_ABBRS = ["Mon", "Tue", "Tues", "Wed", "Thu", "Thur", "Thurs", "Fri",
+                  "Sat", "Sun"]  # fmt: skip
+
+# A month name or abbreviation (abbreviations may end in "."), group `mon`.
+_MON = (
+    r"(?P<mon>"
+    + alternation(title_and_upper(_MONTH_NAMES))
+    + r"|"
+    + alternation(title_and_upper(_MONTH_ABBRS))
+    + r"\.?)"
+)
+# Full month names except "May" (the modal verb), for month-alone patterns.
+_MON_FULL = alternation(title_and_upper(n for n in _MONTH_NAMES if n != "May"))
+_DAY = r"(?P<d>[0-3]?\d)(?:st|nd|rd|th)?"
+_YEAR4 = r"(?P<y>\d{4})"
+# A 4-digit or apostrophe year; 2 bare digits only after a dash ("14-Sep-67").
+_YEAR = r"(?P<y>\d{4}|['\u2019]\d{2}|(?<=-)\d{2}(?!\d))"
+# Edges of a numeric date: no adjacent digits or date separators. Letters may
+# touch it ("09/14/2067CPT") because the tokenizer may not have split them yet.
+_L = r"(?<![\d/.\-])"
+_R = r"(?![\d/]|[.\-]\d)"
+# A numeric date followed by a unit is a ratio or dose: "1/2000 dilution".
+_UNITS = (
+    r"^[ \t]*(?i:mg|mcg|g|kg|lbs?|ml|cc|l|units?|u|meq|mmol|mm|cm|m|ft|feet|%"
+    r"|hours?|hrs?|h|min|days?|weeks?|wks?|months?|mos?|years?|yrs?|tabs?"
+    r"|tablets?|pills?|caps?|capsules?|puffs?|drops?|doses?|of|dilution|cells"
+    r"|copies|calories|kcal|strength|power|murmur|pain|times|x|reps|sets|steps"
+    r"|beats|bpm|breaths|patients|cases|people|subjects)\b"
+)
+# Words whose fractions look like dates: "strength 5/5", "grade 3/6".
+_FRACTION_BEFORE = (
+    r"(?i:\b(?:strength|motor|power|grade|reflexes|dtr|score|scale|pain|murmur"
+    r"|ratio|out of|gcs|apgar|vision|acuity|fingers?|extremit(?:y|ies)|edema"
+    r"|pulses?)\b)[^\n.;]{0,25}$"
+)
+# Date cue words before a short or ambiguous date ("on 3/14", "since 2067").
+_CUE = (
+    r"(?i:\b(?:on|since|from|until|till|dated?|dos|doa|dod|dob|admit(?:ted)?"
+    r"|admission|discharged?|seen|visit|surgery|started|starting|stopped|last|next"
+    r"|before|after|due|effective|scheduled|during|circa|ca\.|early|mid|late"
+    r"|beginning|end)\b[ \t:]*)"
+)
+# Weak cues also precede quantities ("reduce to 1/2", "in 2/3 of"), so after
+# them the common fractions 1/2, 1/3, 1/4, 2/3, 3/4 are not dates.
+_WEAK_CUE = r"(?i:\b(?:to|and|by|of|in|thru|through|between|-)\b[ \t:]*)"
+# Cues before a month name alone: the date cues plus "in", "of", "by", "this".
+_MONTH_CUE = r"(?:" + _CUE + r"|(?i:\b(?:in|of|by|thru|through|this|until)\b[ \t]*))"
+# Month/day "3/14"; the cue is checked with `require_before`.
+_MD = r"(?<![\w/.\-])(?P<phi>(?P<m>1[0-2]|0?[1-9])/(?P<d>[0-3]?\d))" + _R
+_NOT_FRACTION = r"(?!(?:1/[234]|2/3|3/4)(?!\d))"
+# The same, minus the prepositions that precede quantities ("to", "and", "of").
+_YEAR_CUE = (
+    r"(?i:\b(?:in|since|from|until|till|thru|through|during|circa|ca\.|year"
+    r"|before|after|early|mid|late|summer|spring|fall|autumn|winter|quit|born"
+    r"|diagnosed|dx|retired|married|widowed|divorced|moved|died|deceased|graduated"
+    r"|immigrated|hospitalized|admitted|performed|operated|treated|surgery|placed"
+    r"|implanted|repaired|vaccinated|last)\b[ \t:]*"
+    r"(?:(?i:the[ \t]+year|the|of)[ \t]+)?)"
+)
+_SEASON = r"(?i:spring|summer|fall|autumn|winter)"
+_HOLIDAYS = [
+    r"Christmas(?:[ \t]+(?:Eve|Day))?", r"Xmas", r"Thanksgiving(?:[ \t]+Day)?",
+    r"Easter(?:[ \t]+Sunday)?", r"Hanukkah", r"Chanukah", r"Kwanzaa",
+    r"New[ \t]+Year'?s(?:[ \t]+(?:Day|Eve))?", r"Memorial[ \t]+Day",
+    r"Labor[ \t]+Day", r"Independence[ \t]+Day", r"(?:Fourth|4th)[ \t]+of[ \t]+July",
+    r"Valentine'?s[ \t]+Day", r"Halloween", r"Veterans'?[ \t]+Day",
+    r"Presidents'?[ \t]+Day", r"Columbus[ \t]+Day", r"Mother'?s[ \t]+Day",
+    r"Father'?s[ \t]+Day", r"Martin[ \t]+Luther[ \t]+King(?:,?[ \t]+Jr\.?)?[ \t]+Day",
+    r"MLK[ \t]+Day", r"Rosh[ \t]+Hashanah", r"Yom[ \t]+Kippur", r"Passover",
+    r"Good[ \t]+Friday",
+]  # fmt: skip
+
+
+def _date(id: str, regex: str, **kwargs) -> dict:
+    kwargs.setdefault("priority", PRIO_DATE)
+    kwargs.setdefault("validator", "calendar_date")
+    return make_pattern(id, "DATE", regex, **kwargs)
+
+
+PATTERNS: List[dict] = [
+    # 09/14/2067, 9/14/67
+    _date(
+        "date.mdy_slash",
+        _L + r"(?P<phi>(?P<m>\d{1,2})/(?P<d>\d{1,2})/(?P<y>\d{4}|\d{2}))" + _R,
+        exclude_after=_UNITS,
+        score=0.95,
+    ),
+    # 14/09/2067: day first, only when it is no month-first date (d > 12).
+    _date(
+        "date.dmy_slash",
+        _L + r"(?P<phi>(?P<d>\d{1,2})/(?P<m>\d{1,2})/(?P<y>\d{4}|\d{2}))" + _R,
+        exclude_after=_UNITS,
+        score=0.9,
+    ),
+    # 9-14-2067, 09-14-67
+    _date(
+        "date.mdy_dash",
+        _L + r"(?P<phi>(?P<m>\d{1,2})-(?P<d>\d{1,2})-(?P<y>\d{4}|\d{2}))" + _R,
+        exclude_after=_UNITS,
+        score=0.9,
+    ),
+    # 14-09-2067 (day first, d > 12)
+    _date(
+        "date.dmy_dash",
+        _L + r"(?P<phi>(?P<d>\d{1,2})-(?P<m>\d{1,2})-(?P<y>\d{4}|\d{2}))" + _R,
+        exclude_after=_UNITS,
+        score=0.85,
+    ),
+    # 20670914 (yyyymmdd, 18xx-21xx); loses to any cued ID on the same digits.
+    _date(
+        "date.ymd_compact",
+        r"(?<![\w/.\-])(?P<phi>(?P<y>(?:18|19|20|21)\d{2})(?P<m>0[1-9]|1[0-2])"
+        r"(?P<d>[0-3]\d))(?![\w/]|[.\-]\d)",
+        priority=PRIO_DATE - 5,
+        score=0.75,
+    ),
+    # 07/90 or 07/12: a leading-zero month before 2 digits (month/year or
+    # month/day; fractions and scores have no leading zero).
+    _date(
+        "date.mm_yy",
+        _L + r"(?P<phi>(?P<m>0[1-9])/(?P<y>\d{2}))" + _R,
+        exclude_before=_FRACTION_BEFORE,
+        exclude_after=_UNITS,
+        score=0.75,
+    ),
+    # 2067-09-14, 2067/09/14, 2067.09.14 (same separator twice)
+    _date(
+        "date.ymd",
+        _L + r"(?P<phi>" + _YEAR4 + r"(?P<sep>[\-/.])(?P<m>\d{1,2})(?P=sep)"
+        r"(?P<d>\d{1,2}))" + _R,
+        score=0.95,
+    ),
+    # 14.09.2067 or 09.14.2067: valid as day-month or month-day.
+    _date(
+        "date.dotted",
+        _L + r"(?P<phi>(?P<a>\d{1,2})\.(?P<b>\d{1,2})\.(?P<y>\d{4}|"
+        # a 2-digit year only in dd.dd.yy, not in version-like 1.2.10
+        r"(?<=\d\d\.\d\d\.)\d{2}))" + _R,
+        validator="calendar_date_either",
+        score=0.85,
+    ),
+    # 3/14 after a date cue, unless it reads as a fraction or a score.
+    _date(
+        "date.md_cued",
+        _MD,
+        require_before=_CUE + r"$",
+        exclude_before=_FRACTION_BEFORE,
+        exclude_after=_UNITS,
+        context_window=40,
+        score=0.8,
+    ),
+    # 3/20 after "to", "and", "through" ("from 3/14 to 3/20"), but not 1/2 etc.
+    _date(
+        "date.md_weak_cued",
+        _NOT_FRACTION + _MD,
+        require_before=_WEAK_CUE + r"$",
+        exclude_before=_FRACTION_BEFORE,
+        exclude_after=_UNITS,
+        context_window=40,
+        score=0.7,
+    ),
+    # 09/2067 (month/4-digit year)
+    _date(
+        "date.my_slash",
+        _L + r"(?P<phi>(?P<m>1[0-2]|0?[1-9])[/\-]" + _YEAR4 + r")" + _R,
+        exclude_after=_UNITS,
+        exclude_before=_FRACTION_BEFORE,
+        score=0.85,
+    ),
+    # March 14, 2067 / Mar 14 2067 / Mar. 14th, '67
+    _date(
+        "date.month_day_year",
+        r"\b(?P<phi>" + _MON + r"[ \t]+" + _DAY + r",?[ \t]+" + _YEAR + r")(?!\w)",
+        score=0.98,
+    ),
+    # 14 March 2067 / 14th of March, 2067 / 14-Mar-2067 / 14Mar2067
+    _date(
+        "date.day_month_year",
+        r"(?<![\w/.\-])(?P<phi>"
+        + _DAY
+        + r"(?:[ \t]+(?:of[ \t]+)?|-)?"
+        + _MON
+        + r"(?:,?[ \t]+|-)?"
+        + _YEAR
+        + r")(?!\w)",
+        score=0.95,
+    ),
+    # March 14 / Mar 14th (not followed by a time "14:30" or a year)
+    _date(
+        "date.month_day",
+        r"\b(?P<phi>" + _MON + r"[ \t]+" + _DAY + r")(?![\w:]|[.,/]\d)",
+        exclude_after=_UNITS,
+        score=0.9,
+    ),
+    # 14 March / 14th of March / the 14th of March (span excludes "the")
+    _date(
+        "date.day_month",
+        r"(?<![\w/.\-])(?P<phi>" + _DAY + r"(?:[ \t]+of)?[ \t]+" + _MON + r")(?!\w)",
+        score=0.9,
+    ),
+    # March 2067 / Mar-2067 / March '08 / March of 2067
+    _date(
+        "date.month_year",
+        r"\b(?P<phi>" + _MON + r"(?:,?[ \t]+(?:of[ \t]+)?|[\-/])" + _YEAR + r")(?!\w)",
+        score=0.95,
+    ),
+    # A month name alone after a cue: "in March", "last May", "since June".
+    _date(
+        "date.month_cued",
+        r"\b(?P<phi>(?P<mon>" + _MON_FULL + r"|May))\b(?![ \t]+(?i:be|have)\b)",
+        require_before=_MONTH_CUE + r"$",
+        # "from April A. Richardson": a first name before an initial and surname.
+        exclude_after=r"^[ \t]+[A-Z]\.?[ \t]+[A-Z][a-z]",
+        score=0.8,
+    ),
+    # A year after a date cue: "in 2067", "since 1998", "fall of 2067".
+    _date(
+        "date.year_cued",
+        r"(?<![\w/.\-'])(?P<phi>" + _YEAR4 + r"s?)(?![\w/]|[.,\-]\d)",
+        require_before=_YEAR_CUE + r"$",
+        validator="bare_year",
+        exclude_after=_UNITS,
+        score=0.8,
+    ),
+    # A year in parentheses: "(2067)".
+    _date(
+        "date.year_paren",
+        r"\((?P<phi>" + _YEAR4 + r")\)",
+        validator="bare_year",
+        score=0.75,
+    ),
+    # An apostrophe year after a date cue: "in '08", "since '98".
+    _date(
+        "date.year_apostrophe",
+        r"(?<![\w'])(?P<phi>['\u2019]\d{2})(?![\w'])",
+        require_before=_YEAR_CUE + r"$",
+        validator=None,
+        score=0.8,
+    ),
+    # Weekdays: full names always, abbreviations only before a date.
+    _date(
+        "date.weekday",
+        r"\b(?P<phi>" + alternation(title_and_upper(_WEEKDAYS)) + r")\b",
+        validator=None,
+        score=0.9,
+    ),
+    _date(
+        "date.weekday_abbr",
+        r"\b(?P<phi>" + alternation(title_and_upper(_WEEKDAY_ABBRS)) + r")\b\.?,?"
+        r"(?=[ \t]+(?:\d{1,2}[/\-]\d|" + _MON.replace("(?P<mon>", "(?:") + r"))",
+        validator=None,
+        score=0.85,
+    ),
+    # Seasons with a year: "Spring 2067", "fall of '08".
+    _date(
+        "date.season_year",
+        r"\b(?P<phi>" + _SEASON + r"[ \t]+(?:of[ \t]+)?" + _YEAR + r")(?!\w)",
+        score=0.9,
+    ),
+    _date(
+        "date.holiday",
+        r"\b(?P<phi>" + alternation(_HOLIDAYS) + r")(?!\w)",
+        validator=None,
+        score=0.85,
+    ),
+]

@@ -1,0 +1,256 @@
+"""Name patterns from titles and credentials.
+
+`Dr. Smith` -> DOCTOR "Smith" (the title is context, not PHI);
+`Mr./Mrs./Ms./Miss Jones` -> PATIENT "Jones"; `Jane Smith, MD` -> DOCTOR
+"Jane Smith". Names have 1-3 capitalised words or initials, or `Last, First`;
+they never cross a newline, except right after a title at the end of a line.
+"""
+
+from typing import List
+
+from ._common import PRIO_NAME, alternation, make_pattern
+
+# Capitalised words that follow a title but are not names ("Dr. Smith's office"
+# is fine, "Mr. Patient" or "Dr. Office" is not), and words that end a name.
+_STOP_WORDS = [
+    "Patient", "Pt", "Doctor", "Dr", "Office", "Clinic", "Hospital", "Team",
+    "Service", "Note", "Today", "Tomorrow", "Yesterday", "And", "Or", "The", "A",
+    "An", "To", "On", "At", "In", "Of", "For", "With", "From", "By", "Is", "Was",
+    "Will", "Has", "Had", "Said", "Says", "Called", "Saw", "Sees", "See", "Per",
+    "Who", "Whom", "Which", "That", "This", "He", "She", "They", "We", "I",
+    "Recommended", "Recommends", "Agrees", "Notified", "Aware", "Please", "Thank",
+    "Thanks", "Cc", "Re", "MD", "DO", "RN", "NP", "PA", "PhD", "Jr", "Sr",
+    "Cardiology", "Neurology", "Oncology", "Surgery", "Medicine", "Radiology",
+    "Pediatrics", "Psychiatry", "Urology", "Dermatology", "Endocrinology",
+    "Nephrology", "Pulmonary", "Pulmonology", "Gastroenterology", "Hematology",
+    "Orthopedics", "Anesthesia", "Pathology", "Obstetrics", "Gynecology",
+    "Internal", "Family", "Emergency", "Primary", "Care", "Attending", "Resident",
+    "Fellow", "Intern", "Nurse", "Unit", "Department", "Dept", "Floor", "Room",
+    "Charge", "Covering", "Bedside", "Night", "Day", "Home", "Visiting", "Case",
+    "Triage", "Staff", "Consulting", "Admitting", "Nursing", "On-call", "Call",
+    "ICU", "MICU", "SICU", "CCU", "NICU", "PICU", "PACU", "ED", "ER", "OR", "GI",
+    "ID", "PCP", "OT", "SW", "CM", "IR", "EP", "CT", "MRI", "EKG", "ECG", "Per",
+    "DOS", "DOA", "DOD", "HPI", "PMH", "PSH", "ROS", "FH", "SH", "PE", "IMP",
+    "PLAN", "DX", "MEDS", "ALL", "NKDA", "Facility", "Tel", "Phone", "Ph", "Fax", "Pager", "Cell", "Email", "MRN", "DOB", "Date",
+    "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
+    "January", "February", "March", "April", "May", "June", "July", "August",
+    "September", "October", "November", "December",
+]  # fmt: skip
+_STOP = r"(?!" + alternation(_STOP_WORDS + [w.upper() for w in _STOP_WORDS]) + r"\b)"
+# Letters beyond ASCII so that "Nevárez", "Phạm", "Ánh", "Íñigo" are names.
+# Latin Extended-A and Latin Extended Additional mix both cases; both count.
+_UP = "A-Z\u00c0-\u00d6\u00d8-\u00de\u0100-\u017f\u1e00-\u1eff"
+_LO = "a-z\u00df-\u00f6\u00f8-\u00ff\u0100-\u017f\u1e00-\u1eff"
+_NOT_LETTER = r"(?![" + _UP + _LO + r"])"
+# One title-case name word: Smith, O'Brien, McDonald, Smith-Jones, Nevárez.
+_TITLE_WORD = (
+    _STOP
+    + r"["
+    + _UP
+    + r"](?:'["
+    + _UP
+    + r"])?["
+    + _LO
+    + r"]+(?:["
+    + _UP
+    + r"]["
+    + _LO
+    + r"]+)?(?:-["
+    + _UP
+    + r"]["
+    + _LO
+    + r"]+)?"
+    + _NOT_LETTER
+)
+# One name word, title case or upper case (SMITH, O'BRIEN-JONES).
+_WORD = (
+    r"(?:"
+    + _TITLE_WORD
+    + r"|"
+    + _STOP
+    + r"["
+    + _UP
+    + r"]{2,}(?:['\-]["
+    + _UP
+    + r"]{2,})?"
+    + _NOT_LETTER
+    + r")"
+)
+_INITIAL = r"[" + _UP + r"](?:\.|" + _NOT_LETTER + r")"
+# 1-3 words/initials on one line, ending in a word: "J. Smith", "John A. Smith".
+_NAME = (
+    r"(?:"
+    + _INITIAL
+    + r"[ \t]*){0,2}"
+    + _WORD
+    + r"(?:[ \t]+(?:"
+    + _INITIAL
+    + r"[ \t]+)?"
+    + _WORD
+    + r"){0,2}"
+)
+# At least two parts ("John Smith", "J. Smith", "Smith, John"), for weak cues.
+_NAME2 = (
+    r"(?:(?:"
+    + _INITIAL
+    + r"[ \t]*){1,2}"
+    + _WORD
+    + r"|"
+    + _WORD
+    + r"(?:[ \t]+(?:"
+    + _INITIAL
+    + r"[ \t]+)?"
+    + _WORD
+    + r"){1,2}"
+    + r"|"
+    + _WORD
+    + r",[ \t]*"
+    + _WORD
+    + r"(?:[ \t]+"
+    + _INITIAL
+    + r")?)"
+)
+# Title-case only (no SMITH), for relatives: "his father CAD" is no name.
+_TITLE_NAME = _TITLE_WORD + r"(?:[ \t]+" + _TITLE_WORD + r")?"
+# "Last, First" / "Last, First M.", only where the name ends there (line end or
+# punctuation other than ":"), so "Dr. Smith, Tel: ..." gives "Smith".
+_LAST_FIRST = (
+    _WORD + r",[ \t]*" + _WORD + r"(?:[ \t]+" + _INITIAL + r")?"
+    r"(?=[ \t]*(?:$|[.,;)\n])|[ \t]{2}|\t)"
+)
+# What may follow a name in a header line: the line end, a wide gap, a comma,
+# or the next header field ("Patient: Jones, Robert    MRN: ...").
+_HEADER_END = (
+    r"(?=[ \t]*$|[ \t]{2}|\t|[ \t]*[,;(|/]|[ \t]+(?i:mrn|dob|age|sex|unit|acct|ssn"
+    r"|date|room|bed|pager|pgr|ext|tel|phone|md|m\.d\.|rn|np|attending)\b)"
+)
+# After a title: spaces, or a newline when the title ends the line.
+_AFTER_TITLE = r"(?:[ \t]+|[ \t]*\n[ \t]*)"
+_CREDENTIALS = [
+    "MD", r"M\.D\.", "RN", "NP", "PA-C", r"D\.O\.", "PhD", "MBBS", "FNP", "ANP",
+    "CNM", "CRNA", "DDS", "DMD", "PharmD", "LCSW", "NP-C", "FNP-BC", "MSW", "LPN",
+]  # fmt: skip
+# Header roles that introduce a clinician: "Attending: ...", "Dictated by: ...".
+_ROLE = (
+    r"(?i:attending|resident|fellow|intern|pcp|admitting|referring|consultant"
+    r"|surgeon|anesthesiologist|provider|physician|cardiologist|oncologist"
+    r"|(?:dictated|ordered|signed|cosigned|co-signed|reviewed|seen|examined"
+    r"|referred|transcribed|read|interpreted|approved|verified)[ \t]+by"
+    r"|electronically[ \t]+signed[ \t]+by|cc)"
+)
+# Relatives and contacts of the patient (PATIENT in i2b2).
+_RELATIVE = (
+    r"(?i:mother|father|mom|dad|wife|husband|spouse|partner|son|daughter|sister"
+    r"|brother|aunt|uncle|niece|nephew|cousin|grandmother|grandfather|grandson"
+    r"|granddaughter|grandchild|boyfriend|girlfriend|fianc[eé]e?|friend|neighbor"
+    r"|neighbour|roommate|stepdaughter|stepson|stepmother|stepfather|guardian"
+    r"|caregiver|sibling)"
+)
+# Header cues for the patient or a contact.
+_PATIENT_HEAD = (
+    r"(?i:patient|pt|name|patient[ \t]+name|pt[ \t]+name|emergency[ \t]+contact"
+    r"|next[ \t]+of[ \t]+kin|nok|guarantor|health[ \t]+care[ \t]+proxy|hcp|proxy"
+    r"|guardian|call[ \t]+from|caller)"
+)
+
+
+def _name(id: str, label: str, regex: str, **kwargs) -> dict:
+    kwargs.setdefault("priority", PRIO_NAME)
+    return make_pattern(id, label, regex, **kwargs)
+
+
+PATTERNS: List[dict] = [
+    # Dr. Smith / Dr Smith / DR. SMITH / dr. Smith / Doctor John A. Smith /
+    # Dr. Smith, John
+    _name(
+        "name.doctor_title",
+        "DOCTOR",
+        r"\b(?:Dr|DR|dr|Doctor|DOCTOR)\b\.?"
+        + _AFTER_TITLE
+        + r"(?P<phi>"
+        + _LAST_FIRST
+        + r"|"
+        + _NAME
+        + r")",
+        # "435 Roberts Dr Lynn, MA": "Dr" is a street suffix there.
+        exclude_before=r"\b\d{1,6}[ \t]+(?:[A-Z][A-Za-z'\-]*[ \t]+){1,3}"
+        r"(?:Dr|DR)\.?[ \t]*$",
+        score=0.9,
+    ),
+    # Mr. Jones / Mrs. Ann Jones / Ms. Jones / Miss Jones -> PATIENT
+    _name(
+        "name.patient_title",
+        "PATIENT",
+        # Upper-case MR/MS need the dot (mitral regurgitation, multiple sclerosis).
+        r"\b(?:(?:MR|MRS|MS|Mr|Mrs|Ms|Mx)\."
+        + _AFTER_TITLE
+        + r"|(?:Mr|Mrs|Ms|Mx|Miss)[ \t]+)(?P<phi>"
+        + _NAME
+        + r")",
+        score=0.85,
+    ),
+    # Header lines: "Patient: Jones, Robert", "Name: Lynne R. Roberts  Unit #",
+    # "Emergency contact: Mark, Scott (nephew)".
+    _name(
+        "name.patient_header",
+        "PATIENT",
+        r"^[ \t]*"
+        + _PATIENT_HEAD
+        + r"[ \t]*:[ \t]*(?P<phi>"
+        + _WORD
+        + r",[ \t]*"
+        + _WORD
+        + r"(?:[ \t]+"
+        + _INITIAL
+        + r")?|"
+        + _NAME
+        + r")"
+        + _HEADER_END,
+        flags="m",
+        score=0.85,
+    ),
+    # "his mother Amanda", "her boyfriend David Warren" -> PATIENT (relatives).
+    _name(
+        "name.relative",
+        "PATIENT",
+        r"\b(?i:his|her|their|pt'?s|patient'?s|the[ \t]+patient'?s)[ \t]+"
+        + _RELATIVE
+        + r"[ \t]*,?[ \t]+(?P<phi>"
+        + _TITLE_NAME
+        + r")",
+        score=0.75,
+    ),
+    # "Attending: John Smith", "Dictated by: Catherine Lewis", "cc: C. Pham, MD".
+    _name(
+        "name.role_header",
+        "DOCTOR",
+        r"\b"
+        + _ROLE
+        + r"[ \t]*:[ \t]*(?:(?:Dr|DR|dr)\.?[ \t]+)?(?P<phi>"
+        + _NAME2
+        + r")"
+        + _HEADER_END,
+        flags="m",
+        score=0.8,
+    ),
+    # Jane Smith, MD / J. Smith RN / Smith, PA-C -> DOCTOR
+    _name(
+        "name.credential",
+        "DOCTOR",
+        # "Smith, MD" (comma, any name) or "Jane Smith MD" (2+ name parts).
+        r"(?<![\w.])(?P<phi>"
+        + _NAME
+        + r"(?=,)|"
+        + _NAME2
+        + r"),?[ \t]+"
+        + alternation(_CREDENTIALS)
+        # "Requesting MD: Dr. X" is a role label, not a name; "BALTIMORE MD 21292"
+        # is a city and state.
+        + r"(?![\w\-]|[ \t]*:|[ \t]*\d{5})",
+        # "OOB MD aware", "NH RN Borras": the credential used as a noun.
+        exclude_after=r"^,?[ \t]+\S+[ \t]+(?i:aware|notified|is|was|to|will|made"
+        r"|updated|at|paged|called|informed|contacted|said|says|recommends"
+        r"|recommended)\b",
+        score=0.85,
+    ),
+]

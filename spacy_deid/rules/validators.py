@@ -1,0 +1,258 @@
+"""Named validators for the PHI rule patterns.
+
+Pattern data refers to a validator by name (`"validator": "calendar_date"`), so
+patterns stay JSON-serializable. A validator receives the regex match and the
+(start, end) character offsets of the PHI span inside `match.string`, and
+returns None to reject the candidate, or a (possibly empty) list of flags to
+accept it, e.g. `["AGE_OVER_89"]`.
+
+Validators read named groups when the pattern defines them (`m`, `d`, `y`,
+`mon` for dates) and fall back to the PHI text otherwise.
+"""
+
+import calendar
+import ipaddress
+import re
+from typing import Callable, Dict, List, Optional, Tuple
+
+Flags = Optional[List[str]]
+Validator = Callable[[re.Match, Tuple[int, int]], Flags]
+
+AGE_OVER_89 = "AGE_OVER_89"
+# Years accepted in dates. i2b2 2014 shifts dates far into the future (2060-2190),
+# so the upper bound is generous.
+MIN_YEAR = 1880
+MAX_YEAR = 2199
+# Bare years (`in 2067`) need a tighter lower bound: `in 1500 mL` is no date.
+MIN_BARE_YEAR = 1900
+MAX_AGE = 125
+
+_MONTHS = {name[:3].lower(): i for i, name in enumerate(calendar.month_name) if name}
+_ACCEPT: List[str] = []
+
+
+def _accept(flags: Optional[List[str]] = None) -> List[str]:
+    return list(flags) if flags else list(_ACCEPT)
+
+
+def _group(match: re.Match, name: str) -> Optional[str]:
+    """Return a named group's text, or None if the group is absent or unset."""
+    if name not in match.re.groupindex:
+        return None
+    return match.group(name)
+
+
+def _phi_text(match: re.Match, span: Tuple[int, int]) -> str:
+    return match.string[span[0] : span[1]]
+
+
+def _digits(text: str) -> List[int]:
+    return [int(c) for c in text if c.isdigit()]
+
+
+def _year(text: Optional[str]) -> Optional[int]:
+    """Parse a 4-digit, 2-digit or apostrophe year; None if absent."""
+    if text is None:
+        return None
+    text = text.lstrip("'\u2019")
+    if not text.isdigit():
+        return None
+    year = int(text)
+    if len(text) == 2:
+        # The century is unknown; any two digits are a valid year.
+        return 2000
+    return year
+
+
+def _month(match: re.Match) -> Optional[int]:
+    """Month number from the `m` (numeric) or `mon` (name) group."""
+    num = _group(match, "m")
+    if num is not None:
+        return int(num)
+    name = _group(match, "mon")
+    if name is not None:
+        return _MONTHS.get(name[:3].lower())
+    return None
+
+
+def _valid_ymd(year: Optional[int], month: Optional[int], day: Optional[int]) -> bool:
+    if year is not None and not MIN_YEAR <= year <= MAX_YEAR:
+        return False
+    if month is not None and not 1 <= month <= 12:
+        return False
+    if day is not None:
+        if month is None:
+            return 1 <= day <= 31
+        # Without a year, 29 February is allowed (use a leap year).
+        last = calendar.monthrange(year if year is not None else 2000, month)[1]
+        return 1 <= day <= last
+    return True
+
+
+def calendar_date(match: re.Match, span: Tuple[int, int]) -> Flags:
+    """Accept a date whose groups `y`, `m`/`mon` and `d` form a real date."""
+    day = _group(match, "d")
+    ok = _valid_ymd(_year(_group(match, "y")), _month(match), int(day) if day else None)
+    return _accept() if ok else None
+
+
+def calendar_date_either(match: re.Match, span: Tuple[int, int]) -> Flags:
+    """Accept `a.b.y` if it is a real date read as month-day or day-month.
+
+    Uses the groups `a`, `b` and `y`.
+    """
+    a, b = int(match.group("a")), int(match.group("b"))
+    year = _year(match.group("y"))
+    if _valid_ymd(year, a, b) or _valid_ymd(year, b, a):
+        return _accept()
+    return None
+
+
+def bare_year(match: re.Match, span: Tuple[int, int]) -> Flags:
+    """Accept a year without month or day in [MIN_BARE_YEAR, MAX_YEAR]."""
+    text = re.sub(r"\D", "", _group(match, "y") or _phi_text(match, span))
+    if len(text) == 4 and MIN_BARE_YEAR <= int(text) <= MAX_YEAR:
+        return _accept()
+    return None
+
+
+def age(match: re.Match, span: Tuple[int, int]) -> Flags:
+    """Accept an age in [0, MAX_AGE]; flag ages over 89 (HIPAA)."""
+    digits = re.sub(r"\D", "", _phi_text(match, span))
+    if not digits:
+        return None
+    value = int(digits)
+    if value > MAX_AGE:
+        return None
+    return _accept([AGE_OVER_89] if value > 89 else None)
+
+
+def age_over_89(match: re.Match, span: Tuple[int, int]) -> Flags:
+    """Accept a word that implies an age over 89 (e.g. "nonagenarian")."""
+    return _accept([AGE_OVER_89])
+
+
+def ipv4(match: re.Match, span: Tuple[int, int]) -> Flags:
+    """Accept a dotted quad whose octets are all <= 255."""
+    parts = _phi_text(match, span).split(".")
+    if len(parts) != 4 or any(int(p) > 255 for p in parts):
+        return None
+    return _accept()
+
+
+def ipv6(match: re.Match, span: Tuple[int, int]) -> Flags:
+    """Accept a valid IPv6 address that is not just a time-like `12::30`."""
+    text = _phi_text(match, span)
+    try:
+        ipaddress.IPv6Address(text)
+    except ValueError:
+        return None
+    groups = [g for g in text.split(":") if g]
+    if re.search(r"[a-fA-F]", text) or len(groups) >= 4:
+        return _accept()
+    return None
+
+
+def ssn(match: re.Match, span: Tuple[int, int]) -> Flags:
+    """Accept an SSN with a valid area (not 000, 666, 900-999), group and serial."""
+    digits = re.sub(r"\D", "", _phi_text(match, span))
+    if len(digits) != 9:
+        return None
+    area, group, serial = digits[:3], digits[3:5], digits[5:]
+    if area in ("000", "666") or area[0] == "9" or group == "00" or serial == "0000":
+        return None
+    return _accept()
+
+
+def luhn_ok(digits: List[int]) -> bool:
+    """Return whether a digit list passes the Luhn check."""
+    total = 0
+    for i, digit in enumerate(reversed(digits)):
+        if i % 2 == 1:
+            digit *= 2
+            if digit > 9:
+                digit -= 9
+        total += digit
+    return total % 10 == 0
+
+
+def npi(match: re.Match, span: Tuple[int, int]) -> Flags:
+    """Accept a 10-digit NPI: Luhn check over the prefix 80840 + NPI."""
+    digits = _digits(_phi_text(match, span))
+    if len(digits) != 10 or digits[0] not in (1, 2):
+        return None
+    return _accept() if luhn_ok([8, 0, 8, 4, 0] + digits) else None
+
+
+def dea(match: re.Match, span: Tuple[int, int]) -> Flags:
+    """Accept a DEA number: 2 letters + 7 digits with the DEA check digit.
+
+    (d1 + d3 + d5) + 2 * (d2 + d4 + d6) must end in d7.
+    """
+    digits = _digits(_phi_text(match, span)[2:])
+    if len(digits) != 7:
+        return None
+    total = digits[0] + digits[2] + digits[4] + 2 * (digits[1] + digits[3] + digits[5])
+    return _accept() if total % 10 == digits[6] else None
+
+
+_VIN_VALUES = dict(zip("ABCDEFGH", range(1, 9), strict=True))
+_VIN_VALUES.update(zip("JKLMN", range(1, 6), strict=True))
+_VIN_VALUES.update({"P": 7, "R": 9})
+_VIN_VALUES.update(zip("STUVWXYZ", range(2, 10), strict=True))
+_VIN_VALUES.update({str(i): i for i in range(10)})
+_VIN_WEIGHTS = [8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2]
+
+
+def vin(match: re.Match, span: Tuple[int, int]) -> Flags:
+    """Accept a 17-character North American VIN with a correct check digit."""
+    text = _phi_text(match, span).upper()
+    if len(text) != 17 or any(c not in _VIN_VALUES for c in text):
+        return None
+    if not re.search(r"[A-Z]", text) or not re.search(r"\d", text):
+        return None
+    total = sum(_VIN_VALUES[c] * w for c, w in zip(text, _VIN_WEIGHTS, strict=True))
+    check = "X" if total % 11 == 10 else str(total % 11)
+    return _accept() if text[8] == check else None
+
+
+def id_value(match: re.Match, span: Tuple[int, int]) -> Flags:
+    """Accept an identifier after a cue if it holds at least 3 digits."""
+    return _accept() if len(_digits(_phi_text(match, span))) >= 3 else None
+
+
+def plate(match: re.Match, span: Tuple[int, int]) -> Flags:
+    """Accept a licence plate of 2-8 characters with a letter and a digit."""
+    text = re.sub(r"[\s-]", "", _phi_text(match, span))
+    if 2 <= len(text) <= 8 and re.search(r"\d", text) and re.search("[A-Z]", text):
+        return _accept()
+    return None
+
+
+VALIDATORS: Dict[str, Validator] = {
+    "calendar_date": calendar_date,
+    "calendar_date_either": calendar_date_either,
+    "bare_year": bare_year,
+    "age": age,
+    "age_over_89": age_over_89,
+    "ipv4": ipv4,
+    "ipv6": ipv6,
+    "ssn": ssn,
+    "npi": npi,
+    "dea": dea,
+    "vin": vin,
+    "id_value": id_value,
+    "plate": plate,
+}
+
+
+def get_validator(name: str) -> Validator:
+    """Look up a validator by name.
+
+    name (str): A key of `VALIDATORS`.
+    RETURNS (Validator): The validator function.
+    """
+    if name not in VALIDATORS:
+        known = ", ".join(sorted(VALIDATORS))
+        raise ValueError(f"Unknown PHI pattern validator '{name}'. Known: {known}")
+    return VALIDATORS[name]

@@ -1,0 +1,126 @@
+"""Name patterns from titles and credentials."""
+
+import pytest
+
+from spacy_deid.rules.patterns import family_patterns
+
+NAME_LABELS = {"DOCTOR", "PATIENT"}
+
+# (pattern id, text, expected span, label)
+POSITIVES = [
+    ("name.doctor_title", "seen by Dr. Smith today", "Smith", "DOCTOR"),
+    ("name.doctor_title", "Dr Smith", "Smith", "DOCTOR"),
+    ("name.doctor_title", "DR. SMITH", "SMITH", "DOCTOR"),
+    ("name.doctor_title", "Doctor John A. Smith", "John A. Smith", "DOCTOR"),
+    ("name.doctor_title", "Dr. J. Smith", "J. Smith", "DOCTOR"),
+    ("name.doctor_title", "Dr. Smith's office", "Smith", "DOCTOR"),
+    ("name.doctor_title", "Dr. O'Brien", "O'Brien", "DOCTOR"),
+    ("name.doctor_title", "Dr. McDonald-Jones", "McDonald-Jones", "DOCTOR"),
+    ("name.doctor_title", "Dr. Smith, John", "Smith, John", "DOCTOR"),
+    ("name.doctor_title", "Dr. Smith, Cardiology", "Smith", "DOCTOR"),
+    ("name.doctor_title", "cc: Dr.\nSmith", "Smith", "DOCTOR"),
+    ("name.doctor_title", "Dr. Smith Today", "Smith", "DOCTOR"),
+    ("name.patient_title", "Mr. Jones is", "Jones", "PATIENT"),
+    ("name.patient_title", "Mrs. Ann Jones", "Ann Jones", "PATIENT"),
+    ("name.patient_title", "Ms Lee", "Lee", "PATIENT"),
+    ("name.patient_title", "Miss Jones", "Jones", "PATIENT"),
+    ("name.patient_title", "MR. JONES", "JONES", "PATIENT"),
+    (
+        "name.patient_header",
+        "Patient: Jones, Robert    MRN: 1234567",
+        "Jones, Robert",
+        "PATIENT",
+    ),
+    (
+        "name.patient_header",
+        "Patient Name: Robert Jones\nDOB",
+        "Robert Jones",
+        "PATIENT",
+    ),
+    ("name.patient_header", "Pt: Jones, Robert A", "Jones, Robert A", "PATIENT"),
+    ("name.doctor_title", "ordered by dr. Kayla Johnston", "Kayla Johnston", "DOCTOR"),
+    ("name.doctor_title", "dr. Nelson, Debra  Pager 9-5311", "Nelson, Debra", "DOCTOR"),
+    ("name.doctor_title", "DR. D.Austin", "D.Austin", "DOCTOR"),
+    ("name.doctor_title", "Dr. Ánh T. Nguyễn", "Ánh T. Nguyễn", "DOCTOR"),
+    (
+        "name.patient_header",
+        "Emergency contact: Mark, Scott (nephew)",
+        "Mark, Scott",
+        "PATIENT",
+    ),
+    ("name.patient_header", "Patient: Lê, Yến\nDOB", "Lê, Yến", "PATIENT"),
+    ("name.relative", "his mother Amanda at bedside", "Amanda", "PATIENT"),
+    ("name.relative", "her boyfriend David Warren\n", "David Warren", "PATIENT"),
+    (
+        "name.role_header",
+        "Attending: DAVID LOGAN  Resident: Michael Kelly",
+        "Michael Kelly",
+        "DOCTOR",
+    ),
+    (
+        "name.role_header",
+        "Dictated by: Elisa L. Caldeira\nD:",
+        "Elisa L. Caldeira",
+        "DOCTOR",
+    ),
+    ("name.role_header", "CC: C. Phạm, MD", "C. Phạm", "DOCTOR"),
+    ("name.credential", "Jane Smith, MD", "Jane Smith", "DOCTOR"),
+    ("name.credential", "signed J. Smith, M.D.", "J. Smith", "DOCTOR"),
+    ("name.credential", "Mary Jones RN", "Mary Jones", "DOCTOR"),
+    ("name.credential", "Tom Lee, PA-C", "Tom Lee", "DOCTOR"),
+    ("name.credential", "Kim Park, NP", "Kim Park", "DOCTOR"),
+]
+
+NEGATIVES = [
+    "Mr. Patient",
+    "Dr. Office",
+    "the doctor said",
+    "MR 2+",
+    "MS flare",
+    "did not miss doses",
+    "Dr.\n\nSmith",  # a blank line in between
+    "Dr. smith",  # lower case
+    "Internal Medicine, MD",
+    "Cardiology, NP",
+    "Patient: Alert and oriented",
+    "spoke with Charge RN",
+    "per ICU RN",
+    "d/w covering NP",
+    "his father CAD",
+    "his wife Called",
+    "Attending: Agree with plan",
+    "Attending: Agree",
+    "Requesting MD: see below",
+    "Discharging MD: PHILIP",
+    "Destination:\tDR\nDOS:\tFebruary 5",
+    "RT in at 0400 OOB MD aware c/o.",
+    "SBT passed, VSS, MD aware",
+    "Per NH RN Borrás, pt",
+    "vent AC , BRP OOB MD aware RT",
+    "Patient: Tolerating diet well",
+    "The patient: Smith said",  # not at the start of a line
+]
+
+
+@pytest.mark.parametrize("pattern_id,text,span,label", POSITIVES)
+def test_names_positive(find, pattern_id, text, span, label):
+    assert (span, label) in find(text)
+    assert (span, label) in find(text, pattern_id=pattern_id)
+
+
+@pytest.mark.parametrize("text", NEGATIVES)
+def test_names_negative(find, text):
+    assert [e for e in find(text) if e[1] in NAME_LABELS] == []
+
+
+def test_name_does_not_cross_newline(find):
+    assert find("Dr. Smith\nPlan: rest") == [("Smith", "DOCTOR")]
+
+
+def test_title_and_credential_agree(find):
+    assert find("Dr. Jane Smith, MD") == [("Jane Smith", "DOCTOR")]
+
+
+def test_every_name_pattern_tested():
+    ids = {p["id"] for p in family_patterns("names")}
+    assert ids == {p[0] for p in POSITIVES}

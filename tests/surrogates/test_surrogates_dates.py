@@ -1,0 +1,120 @@
+import datetime
+
+import pytest
+
+from spacy_deid.surrogates.dates import shift_date_text
+
+from .conftest import deidentify, make_nlp
+
+D = datetime.date
+
+
+@pytest.mark.parametrize(
+    "text,shift,expected",
+    [
+        ("09/14/2067", 10, "09/24/2067"),
+        ("9/14/67", 20, "10/4/67"),
+        ("9-14-2067", -14, "8-31-2067"),
+        ("2067-09-14", 120, "2068-01-12"),
+        ("14.09.2067", 3, "17.09.2067"),
+        ("3/14", 3, "3/17"),
+        ("03/14", 30, "04/13"),
+        ("March 14, 2067", 3, "March 17, 2067"),
+        ("Mar 14 2067", 20, "Apr 3 2067"),
+        ("Mar. 14, 2067", 20, "Apr. 3, 2067"),
+        ("14 March 2067", 3, "17 March 2067"),
+        ("14-MAR-67", 3, "17-MAR-67"),
+        ("March 14th", 8, "March 22nd"),
+        ("March 14TH", 7 + 1, "March 22ND"),
+        ("14th of March", 9, "23rd of March"),
+        ("MARCH 14, 2067", 20, "APRIL 3, 2067"),
+        ("march 14", 20, "april 3"),
+        ("Sept 3", 30, "Oct 3"),
+        ("March 2067", 30, "April 2067"),
+        ("2067", 200, "2068"),
+        ("2067", -200, "2066"),
+        ("'08", 200, "'09"),
+        ("Monday", 3, "Thursday"),
+        ("Monday", -1, "Sunday"),
+        ("Mon", 10, "Thu"),
+        ("MONDAY", 3, "THURSDAY"),
+        ("Spring 2067", 92, "Summer 2067"),
+        ("fall of '08", 92, "winter of '09"),
+        ("20670914", 1, "20670915"),
+        ("9/2067", 31, "10/2067"),
+        ("Monday, March 14, 2067", 3, "Thursday, March 17, 2067"),
+        ("2067-09-14 10:30", 1, "2067-09-15 10:30"),
+    ],
+)
+def test_shift_keeps_format(text, shift, expected):
+    assert shift_date_text(text, shift) == expected
+
+
+@pytest.mark.parametrize("text", ["2067", "March", "Spring 2067", "'08", "winter"])
+@pytest.mark.parametrize("shift", [1, -1, 30, -100])
+def test_coarse_dates_always_change(text, shift):
+    new = shift_date_text(text, shift)
+    assert new is not None and new != text
+
+
+@pytest.mark.parametrize("text", ["Christmas", "02/30/2067", "2067-13-01", "q4"])
+def test_unparseable_returns_none(text):
+    assert shift_date_text(text, 10) is None
+
+
+@pytest.mark.parametrize("text", ["Christmas", "02/30/2067", "the 3rd", "Xmas '67x"])
+def test_unparseable_falls_back_to_shape(text, nlp):
+    doc = deidentify(nlp, f"Seen {text} .", [(text, "DATE")])
+    new = doc.ents[0]._.surrogate
+    assert new != text and len(new) == len(text)
+    assert text not in doc._.deidentified
+
+
+def _parse_mdy(text):
+    month, day, year = (int(part) for part in text.split("/"))
+    return D(year, month, day)
+
+
+def test_date_intervals_kept_across_docs_of_same_patient(nlp):
+    doc1 = deidentify(nlp, "Admitted 01/05/2067 .", [("01/05/2067", "DATE")], "p1")
+    doc2 = deidentify(nlp, "Seen on 03/20/2068 .", [("03/20/2068", "DATE")], "p1")
+    old = _parse_mdy("03/20/2068") - _parse_mdy("01/05/2067")
+    new1 = _parse_mdy(doc1.ents[0]._.surrogate)
+    new2 = _parse_mdy(doc2.ents[0]._.surrogate)
+    assert new2 - new1 == old
+    shift = (new1 - D(2067, 1, 5)).days
+    assert 1 <= abs(shift) <= 365
+    assert shift == nlp.get_pipe("phi_surrogates").date_shift("p1")
+
+
+def test_patients_get_independent_shifts(nlp):
+    component = nlp.get_pipe("phi_surrogates")
+    shifts = {component.date_shift(f"patient-{i}") for i in range(50)}
+    assert len(shifts) > 30
+    assert any(s < 0 for s in shifts) and any(s > 0 for s in shifts)
+    assert all(1 <= abs(s) <= 365 and s % 7 for s in shifts)
+
+
+def test_shift_range_config():
+    nlp = make_nlp(date_shift_min=10, date_shift_max=12)
+    component = nlp.get_pipe("phi_surrogates")
+    assert all(10 <= abs(component.date_shift(str(i))) <= 12 for i in range(30))
+
+
+def test_invalid_shift_range():
+    with pytest.raises(ValueError):
+        make_nlp(date_shift_min=0)
+    with pytest.raises(ValueError):
+        make_nlp(date_shift_min=10, date_shift_max=5)
+
+
+def test_weekday_shift_matches_date_shift(nlp):
+    component = nlp.get_pipe("phi_surrogates")
+    shift = component.date_shift("p9")
+    doc = deidentify(
+        nlp, "Monday, March 14, 2067 .", [("Monday, March 14, 2067", "DATE")], "p9"
+    )
+    new = datetime.datetime.strptime(doc.ents[0]._.surrogate, "%A, %B %d, %Y").date()
+    assert new == D(2067, 3, 14) + datetime.timedelta(days=shift)
+    # 2067-03-14 is a Monday, so the shifted weekday is the real weekday
+    assert new.strftime("%A") == doc.ents[0]._.surrogate.split(",")[0]

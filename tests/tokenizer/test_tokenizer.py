@@ -1,0 +1,299 @@
+"""Tests for spacy_deid.ClinicalTokenizer.v1 (spacy_deid/tokenizer.py)."""
+
+import pickle
+import re
+import subprocess
+import sys
+
+import pytest
+import spacy
+from spacy.util import make_tempdir
+
+from spacy_deid.tokenizer import TOKEN_MATCH, _scope_flags
+
+TOKENIZER_CONFIG = {
+    "nlp": {"tokenizer": {"@tokenizers": "spacy_deid.ClinicalTokenizer.v1"}}
+}
+
+# (text, expected tokens). Whitespace tokens are listed as spaCy makes them.
+SPLIT_CASES = [
+    # Dates glued to words.
+    ("09/14/2067CPT", ["09/14/2067", "CPT"]),
+    ("Results02/20/2087", ["Results", "02/20/2087"]),
+    ("on09/14/2067", ["on", "09/14/2067"]),
+    # Ages glued to the article or unit.
+    ("a26", ["a", "26"]),
+    ("26yo", ["26", "yo"]),
+    ("a26 yo", ["a", "26", "yo"]),
+    ("a26yo male", ["a", "26", "yo", "male"]),
+    ("26y/o", ["26", "y/o"]),
+    ("26yoM", ["26", "yoM"]),
+    ("45F", ["45", "F"]),
+    # Camel-case glue.
+    ("WhalenChief", ["Whalen", "Chief"]),
+    ("USMeaningful", ["US", "Meaningful"]),
+    ("WhalenChief Complaint", ["Whalen", "Chief", "Complaint"]),
+    ("WhalenChiefComplaint", ["Whalen", "Chief", "Complaint"]),
+    ("McDonaldChief", ["McDonald", "Chief"]),
+    ("109 121 1400Prior", ["109", "121", "1400", "Prior"]),
+    ("hcuutaj@bdd.comOther", ["hcuutaj@bdd.com", "Other"]),
+    ("www.bdd.comOther", ["www.bdd.com", "Other"]),
+    # Field labels glued to values.
+    ("MR:6746781", ["MR", ":", "6746781"]),
+    ("MRN#12345", ["MRN", "#", "12345"]),
+    ("Tel:617-555-1234", ["Tel", ":", "617-555-1234"]),
+    ("DOB:01/02/1960", ["DOB", ":", "01/02/1960"]),
+    ("MRN-12345", ["MRN", "-", "12345"]),
+    ("MRN12345", ["MRN", "12345"]),
+    ("Email:joe@x.org", ["Email", ":", "joe@x.org"]),
+    # Records with separators, and key=value pairs.
+    (
+        "869|E06-1336|2021-05-25|Berry",
+        ["869", "|", "E06-1336", "|", "2021-05-25", "|", "Berry"],
+    ),
+    ("user=CAO352;src=10.1.2.3", ["user", "=", "CAO352", ";", "src", "=", "10.1.2.3"]),
+    ("ACV813,172.49.154.54,VIEW", ["ACV813", ",", "172.49.154.54", ",", "VIEW"]),
+    ("mrn=52-208-093", ["mrn", "=", "52-208-093"]),
+    ("HTN;DM;CAD", ["HTN", ";", "DM", ";", "CAD"]),
+    ("1,000 mg", ["1,000", "mg"]),
+    # Dates glued to times.
+    ("2097-12-09T0800Z", ["2097-12-09", "T0800Z"]),
+    (
+        "11/18/02T14:30Z;user=JCR748;src=1",
+        ["11/18/02", "T14:30Z", ";", "user", "=", "JCR748", ";", "src", "=", "1"],
+    ),
+    ("08:15,SJ512,EXPORT", ["08:15", ",", "SJ512", ",", "EXPORT"]),
+    ("on4/16.", ["on", "4/16", "."]),
+    ("pH7.35", ["pH", "7.35"]),
+    ("10/30/20250800", ["10/30/2025", "0800"]),
+    ("08/17/9411:00", ["08/17/94", "11:00"]),
+    ("08/15/2069at noon", ["08/15/2069", "at", "noon"]),
+    # Titles, extensions, signatures.
+    ("DrBarry Wood", ["Dr", "Barry", "Wood"]),
+    ("x645-3055", ["x", "645-3055"]),
+    ("X5493", ["X", "5493"]),
+    ("-S Johnson", ["-", "S", "Johnson"]),
+    ("91y", ["91", "y"]),
+    ("38Y.O.", ["38", "Y.O."]),
+    # Phone numbers, with their punctuation split off.
+    ("(416) 943-8331", ["(", "416", ")", "943-8331"]),
+    ("Call 617-555-1234.", ["Call", "617-555-1234", "."]),
+    ("(617.555.1234)", ["(", "617.555.1234", ")"]),
+    # Periods and initials.
+    ("J. Smith", ["J", ".", "Smith"]),
+    ("Dr. Smith", ["Dr.", "Smith"]),
+    ("Dr.Smith", ["Dr.", "Smith"]),
+    ("DR.Smith", ["DR", ".", "Smith"]),
+    ("in 2014.The", ["in", "2014", ".", "The"]),
+    ("Apt 3B.", ["Apt", "3B", "."]),
+    ("Na 140 mEq/L.", ["Na", "140", "mEq/L", "."]),
+    # Units after numbers.
+    ("0.5mg", ["0.5", "mg"]),
+    ("120/80mmHg", ["120/80", "mmHg"]),
+    ("5mg/kg", ["5", "mg/kg"]),
+    # Abbreviations inside text.
+    ("take 5mg b.i.d. x 3d.", ["take", "5", "mg", "b.i.d.", "x", "3d", "."]),
+    ("(s/p CABG)", ["(", "s/p", "CABG", ")"]),
+    ("w/pain", ["w/", "pain"]),
+    # Hyphen and slash ranges keep spaCy's splits.
+    ("5-10", ["5", "-", "10"]),
+    ("2010-2015", ["2010", "-", "2015"]),
+    ("09/14/2067-09/20/2067", ["09/14/2067", "-", "09/20/2067"]),
+    # Whitespace keeps its offsets.
+    ("x\r\ny", ["x", "\r\n", "y"]),
+    ("a\t\tb  c\r\n\r\nd", ["a", "\t\t", "b", " ", "c", "\r\n\r\n", "d"]),
+    ("Dr.\nSmith", ["Dr.", "\n", "Smith"]),
+    ("Dr. \n John Smith", ["Dr.", "\n ", "John", "Smith"]),
+    ("\n\nName:  John\n", ["\n\n", "Name", ":", " ", "John", "\n"]),
+]
+
+# Strings that must stay one token, alone and inside a sentence.
+SINGLE_TOKENS = [
+    # Contact details and IDs.
+    "hcuutaj@bdd.com",
+    "first.last+tag@mail.example.org",
+    "http://www.example.com/PathName?a=1",
+    "www.example.com",
+    "943-8331",
+    "617-555-1234",
+    "617.555.1234",
+    "1-800-555-1234",
+    "(416)943-8331",
+    "258-16-49-2",
+    "123-45-6789",
+    "02115-1234",
+    "7600593-6",
+    # Dates, times, numbers.
+    "09/14/2067",
+    "2067-09-14",
+    "14.09.2067",
+    "3/14",
+    "14:30",
+    "7.35",
+    "120/80",
+    # Clinical abbreviations.
+    "b.i.d.",
+    "q.d.",
+    "t.i.d.",
+    "p.o.",
+    "B.I.D.",
+    "Dr.",
+    "Mr.",
+    "Mrs.",
+    "Ms.",
+    "e.g.",
+    "i.e.",
+    "a.m.",
+    "p.m.",
+    "s/p",
+    "w/",
+    "w/o",
+    "c/o",
+    "h/o",
+    # Names.
+    "McDonald",
+    "MacArthur",
+    "O'Brien",
+    "DeVries",
+    "LaToya",
+    # Units and lab names.
+    "mmHg",
+    "mEq/L",
+    "mg/dL",
+    "mcg/kg/min",
+    "HbA1c",
+    "pH",
+    "mEq",
+    "iPhone",
+    "SpO2",
+    "B12",
+    "q12h",
+    "COVID-19",
+    "1st",
+    "21st",
+    "21ST",
+    "1,000",
+    "1,234,567",
+    "x100",
+    "Drew",
+]
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return spacy.blank("en", config=TOKENIZER_CONFIG)
+
+
+def assert_offsets(doc, text, expected):
+    """Check tokens, `doc.text` and every `token.idx` against `text`."""
+    assert doc.text == text
+    assert [t.text for t in doc] == expected
+    pos = 0
+    for token, orth in zip(doc, expected, strict=True):
+        if orth.isspace():
+            # A whitespace token follows the single space owned by the token
+            # before it, so `find` could land one character early.
+            assert text[token.idx : token.idx + len(orth)] == orth
+        else:
+            assert token.idx == text.find(orth, pos)
+        pos = token.idx + len(orth)
+
+
+@pytest.mark.parametrize("text,expected", SPLIT_CASES)
+def test_clinical_tokenizer_splits(nlp, text, expected):
+    assert_offsets(nlp(text), text, expected)
+
+
+@pytest.mark.parametrize("text", SINGLE_TOKENS)
+def test_clinical_tokenizer_single_token(nlp, text):
+    assert [t.text for t in nlp(text)] == [text]
+
+
+@pytest.mark.parametrize("text", SINGLE_TOKENS)
+def test_clinical_tokenizer_single_token_in_context(nlp, text):
+    sentence = f"Seen {text} today"
+    assert_offsets(nlp(sentence), sentence, ["Seen", text, "today"])
+
+
+def test_clinical_tokenizer_is_registered(nlp):
+    tokenizer_cfg = nlp.config["nlp"]["tokenizer"]
+    assert tokenizer_cfg["@tokenizers"] == "spacy_deid.ClinicalTokenizer.v1"
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "xx"])
+def test_clinical_tokenizer_other_languages(lang):
+    nlp = spacy.blank(lang, config=TOKENIZER_CONFIG)
+    text = "MR:6746781 WhalenChief 09/14/2067CPT Tel:617-555-1234"
+    expected = ["MR", ":", "6746781", "Whalen", "Chief", "09/14/2067", "CPT"]
+    expected += ["Tel", ":", "617-555-1234"]
+    assert_offsets(nlp(text), text, expected)
+
+
+@pytest.mark.parametrize(
+    "pattern,scoped",
+    [("(?iu)^a-b$", "(?i:^a-b$)"), ("(?u)x", "(?:x)"), ("^x$", "^x$")],
+)
+def test_scope_flags(pattern, scoped):
+    """A language's own token_match (French has "(?iu)...") can join ours."""
+    assert _scope_flags(pattern) == scoped
+    token_match = re.compile(TOKEN_MATCH + "|" + scoped).match
+    assert token_match("617-555-1234")
+    assert bool(token_match("A-B")) == (pattern == "(?iu)^a-b$")
+
+
+def test_clinical_tokenizer_keeps_text_of_a_note(nlp):
+    text = (
+        "Record date: 2067-09-14\r\n\r\nNAME:  Whalen, Ann\tMRN#12345\n"
+        "HPI:a26 yo F s/p CABG 2065.BP 120/80mmHg, HR 72.\n"
+        "Plan:  ASA 81mg p.o. q.d.; f/u w/Dr.Smith (617)555-1234 x 2wks.  \n"
+    )
+    doc = nlp(text)
+    assert doc.text == text
+    assert "".join(t.text_with_ws for t in doc) == text
+    for token in doc:
+        assert text[token.idx : token.idx + len(token)] == token.text
+
+
+def test_clinical_tokenizer_empty_and_whitespace(nlp):
+    assert len(nlp("")) == 0
+    for text in [" ", "\n", "\r\n\t ", "   \n\n  "]:
+        assert nlp(text).text == text
+
+
+def test_clinical_tokenizer_to_disk_and_load(nlp):
+    texts = [text for text, _ in SPLIT_CASES] + SINGLE_TOKENS
+    with make_tempdir() as d:
+        nlp.to_disk(d)
+        loaded = spacy.load(d)
+        # A stock tokenizer that only reads the saved rules.
+        plain = spacy.blank("en")
+        plain.tokenizer.from_disk(d / "tokenizer")
+    for text in texts:
+        expected = [t.text for t in nlp(text)]
+        assert [t.text for t in loaded(text)] == expected
+        assert [t.text for t in plain(text)] == expected
+
+
+def test_clinical_tokenizer_to_bytes_and_pickle(nlp):
+    texts = [text for text, _ in SPLIT_CASES]
+    plain = spacy.blank("en")
+    plain.tokenizer.from_bytes(nlp.tokenizer.to_bytes())
+    unpickled = pickle.loads(pickle.dumps(nlp))
+    for text in texts:
+        expected = [t.text for t in nlp(text)]
+        assert [t.text for t in plain(text)] == expected
+        assert [t.text for t in unpickled(text)] == expected
+
+
+def test_clinical_tokenizer_entry_point_without_import():
+    """The registered name resolves in a fresh interpreter through the entry
+    point, with no `import spacy_deid`."""
+    code = (
+        "import spacy\n"
+        f"nlp = spacy.blank('en', config={TOKENIZER_CONFIG!r})\n"
+        "print('|'.join(t.text for t in nlp('WhalenChief')))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "Whalen|Chief"
