@@ -15,6 +15,17 @@ import ipaddress
 import re
 from typing import Callable, Dict, List, Optional, Tuple
 
+from .lexicons.clinical import CLINICAL_WORDS
+from .lexicons.facilities import (
+    FACILITY_HEADS,
+    GENERIC_FACILITY_WORDS,
+    HOSPITAL_ABBRS,
+    WEAK_FACILITY_HEADS,
+)
+from .lexicons.geo import AMBIGUOUS_COUNTRIES, AMBIGUOUS_STATE_NAMES
+from .lexicons.geo import CREDENTIAL_STATE_ABBRS
+from .lexicons.professions import PROFESSIONS
+
 Flags = Optional[List[str]]
 Validator = Callable[[re.Match, Tuple[int, int]], Flags]
 
@@ -229,6 +240,163 @@ def plate(match: re.Match, span: Tuple[int, int]) -> Flags:
     return None
 
 
+_CLINICAL = frozenset(CLINICAL_WORDS)
+_GENERIC = frozenset(GENERIC_FACILITY_WORDS) | _CLINICAL
+_HOSPITAL_ABBRS = frozenset(HOSPITAL_ABBRS)
+_CONNECTORS = frozenset(["of", "the", "and", "&", "de", "del", "la", "for"])
+_WORD_SPLIT = re.compile(r"[ \t]+")
+
+
+def _norm(word: str) -> str:
+    return word.lower().replace("\u2019", "'")
+
+
+def _words(text: str) -> List[str]:
+    """Lower-cased words of a name, without connectors."""
+    words = (_norm(w) for w in _WORD_SPLIT.split(text.strip()))
+    return [w for w in words if w and w not in _CONNECTORS]
+
+
+def _in_lexicon(word: str, lexicon: frozenset) -> bool:
+    """Whether a lower-cased word, or the word without "'s", is listed."""
+    return word in lexicon or (word.endswith("'s") and word[:-2] in lexicon)
+
+
+def _has_specific_word(text: str) -> bool:
+    """Whether a facility name has a word that is neither generic nor a short
+    upper-case specialty abbreviation ("ENT", "CHF"); listed hospital
+    abbreviations count as specific."""
+    for token in _WORD_SPLIT.split(text.strip()):
+        word = _norm(token)
+        if not word or word in _CONNECTORS:
+            continue
+        if token in _HOSPITAL_ABBRS:
+            return True
+        if token.isupper() and len(token) <= 4:
+            continue
+        if not _in_lexicon(word, _GENERIC):
+            return True
+    return False
+
+
+def facility_name(match: re.Match, span: Tuple[int, int]) -> Flags:
+    """Accept a facility name unless all its name words are generic.
+
+    Reads the groups `name` (words before the head) and `place` (after
+    "Hospital of"): "Cardiology Clinic" and "General Hospital" are rejected,
+    "Children's Hospital of Philadelphia" is accepted.
+    """
+    for group in ("place", "name"):
+        text = _group(match, group)
+        if text and _has_specific_word(text):
+            return _accept()
+    return None
+
+
+# Cue words a pattern marks with the group `weak`, and the values they don't
+# accept: "note from Smith, PA" is a clinician, "from Chad" may be a person.
+_CREDENTIAL_STATES = frozenset(CREDENTIAL_STATE_ABBRS)
+_AMBIGUOUS_PLACES = frozenset(AMBIGUOUS_COUNTRIES) | frozenset(AMBIGUOUS_STATE_NAMES)
+
+
+def place_cue(match: re.Match, span: Tuple[int, int]) -> Flags:
+    """Accept a place after a cue; after a weak cue (group `weak`), reject
+    credential-like state codes (group `st`, else the PHI text) and
+    ambiguous place names."""
+    weak = _group(match, "weak")
+    if not weak:
+        return _accept()
+    value = _group(match, "st") or _phi_text(match, span)
+    value = value.rstrip(".")
+    if value in _AMBIGUOUS_PLACES:
+        return None
+    if value in _CREDENTIAL_STATES:
+        return None
+    return _accept()
+
+
+def place_name(match: re.Match, span: Tuple[int, int]) -> Flags:
+    """Accept a place name unless a word is a generic facility or specialty
+    word ("Mercy Hospital, Cardiology", "Lahey Clinic, Emergency")."""
+    words = _words(_phi_text(match, span))
+    if not words or any(_in_lexicon(w, _GENERIC) for w in words):
+        return None
+    return _accept()
+
+
+# Lower-case tokens with digits that are clinical, not user names.
+_NOT_USERNAME = re.compile(
+    r"(?:q\d+h?|x\d+|[a-z]{1,3}o2|hco3|covid-?19|dm\d|t\d+dm|h\d+n\d+"
+    r"|sars-?cov-?2|a1c|ha1c|hba1c|b12|d5w|d5ns|d5\w*|ns\d*)",
+    re.IGNORECASE,
+)
+# Short letter-digit tokens ("c3", "t12", "l5s1") need a separator before them.
+_SHORT_TOKEN = re.compile(r"[a-z]\d{1,2}[a-z]?\d?", re.IGNORECASE)
+# "kayla.cooley": a lower-case dotted login needs no digit.
+_DOTTED_LOGIN = re.compile(r"[a-z]{2,}[._][a-z]{2,}\d*")
+_USERNAME_STOP = frozenset(
+    "none unknown pending failed error name admin system not n/a na the and for "
+    "with was friendly interface access account password id".split()
+)
+
+
+def username(match: re.Match, span: Tuple[int, int]) -> Flags:
+    """Accept a user name: it has a letter and is not a clinical token. Without
+    a separator or bracket (group `sep`) or a strong cue (group `strong`) it
+    needs a digit or a dotted shape ("kayla.cooley"); title-case or upper-case
+    words without digits are names or acronyms, not logins."""
+    text = _phi_text(match, span)
+    if not re.search(r"[A-Za-z]", text) or len(text) < 3:
+        return None
+    if _NOT_USERNAME.fullmatch(text) or text.lower() in _USERNAME_STOP:
+        return None
+    sep = _group(match, "sep")
+    if sep is None:
+        sep = _group(match, "strong")
+    if sep is None and _SHORT_TOKEN.fullmatch(text):
+        return None
+    if _DOTTED_LOGIN.fullmatch(text):
+        return _accept()
+    if not any(c.isdigit() for c in text) and (sep is None or not text.islower()):
+        return None
+    return _accept()
+
+
+_PROFESSIONS = frozenset(PROFESSIONS)
+_FACILITY_END = re.compile(
+    r"(?:"
+    + "|".join(re.escape(h) for h in FACILITY_HEADS + WEAK_FACILITY_HEADS)
+    + r")$",
+    re.IGNORECASE,
+)
+_NOT_ORGANIZATION = frozenset(
+    "home self retired unemployed disabled none unknown various multiple n/a "
+    "night nights days weekends school college work state city county town "
+    "government family church".split()
+)
+
+
+def organization(match: re.Match, span: Tuple[int, int]) -> Flags:
+    """Accept an employer unless it is a facility (HOSPITAL), a hospital
+    abbreviation, a profession or a placeholder such as "Self"."""
+    text = _phi_text(match, span).rstrip(".")
+    low = text.lower()
+    if low in _NOT_ORGANIZATION or low in _PROFESSIONS or text in _HOSPITAL_ABBRS:
+        return None
+    if _FACILITY_END.search(text):
+        return None
+    return _accept()
+
+
+def relative_name(match: re.Match, span: Tuple[int, int]) -> Flags:
+    """Accept a relative's name unless a word is a clinical or kinship word
+    ("Mother (Breast Cancer)", "Wife, Deceased,")."""
+    words = _words(_phi_text(match, span))
+    if not words or any(_in_lexicon(w, _CLINICAL) for w in words):
+        return None
+    return _accept()
+
+
 VALIDATORS: Dict[str, Validator] = {
     "calendar_date": calendar_date,
     "calendar_date_either": calendar_date_either,
@@ -243,6 +411,12 @@ VALIDATORS: Dict[str, Validator] = {
     "vin": vin,
     "id_value": id_value,
     "plate": plate,
+    "facility_name": facility_name,
+    "place_cue": place_cue,
+    "place_name": place_name,
+    "username": username,
+    "organization": organization,
+    "relative_name": relative_name,
 }
 
 

@@ -1,10 +1,11 @@
-"""ZIP (only with address context), STATE, CITY and STREET patterns."""
+"""ZIP (only with address context), STATE, CITY, STREET and COUNTRY patterns."""
 
 import pytest
 
+from spacy_deid.rules.lexicons.geo import COUNTRIES, STATE_ABBRS
 from spacy_deid.rules.patterns import family_patterns
 
-LOCATION_LABELS = {"ZIP", "STATE", "CITY", "STREET", "ROOM"}
+LOCATION_LABELS = {"ZIP", "STATE", "CITY", "STREET", "ROOM", "COUNTRY"}
 
 # (pattern id, text, expected span, label)
 POSITIVES = [
@@ -33,6 +34,26 @@ POSITIVES = [
         "45 Elm Ave, Apt 3B",
         "STREET",
     ),
+    ("city.cued_state", "He lives in Reading, PA with his wife.", "Reading", "CITY"),
+    ("city.cued_state", "moved to Tulsa, Oklahoma in 2060", "Tulsa", "CITY"),
+    ("city.cued_state", "grew up in St. Louis, Missouri.", "St. Louis", "CITY"),
+    ("city.cued_state", "Transferred from Springfield, MA.", "Springfield", "CITY"),
+    ("city.cued_state", "Address: 12 Main St, Reading, PA\n", "Reading", "CITY"),
+    ("city.cued_state", "from Mercy Hospital, Albany, NY.", "Albany", "CITY"),
+    ("city.cued_state", "was in Boston, MA.", "Boston", "CITY"),
+    ("state.cued_city", "He lives in Reading, PA with his wife.", "PA", "STATE"),
+    ("state.cued_city", "born in Bethesda, MD.", "MD", "STATE"),
+    ("state.cued_city", "moved to Tulsa, Oklahoma in 2060", "Oklahoma", "STATE"),
+    ("city.after_facility", "slides from Lahey Clinic, Trenton\n", "Trenton", "CITY"),
+    ("state.cued_name", "moved to Florida last year", "Florida", "STATE"),
+    ("state.cued_name", "grew up in New Jersey.", "New Jersey", "STATE"),
+    ("country.cued", "She was born in Peru.", "Peru", "COUNTRY"),
+    ("country.cued", "immigrated from the Philippines", "Philippines", "COUNTRY"),
+    ("country.cued", "returned from India 2 weeks ago", "India", "COUNTRY"),
+    ("country.cued", "Travels often to Somalia.", "Somalia", "COUNTRY"),
+    ("country.cued", "citizen of Canada", "Canada", "COUNTRY"),
+    ("country.cued", "EMIGRATED FROM CHINA IN 2066", "CHINA", "COUNTRY"),
+    ("country.cued", "born in Jordan", "Jordan", "COUNTRY"),
 ]
 
 NEGATIVES = [
@@ -47,6 +68,22 @@ NEGATIVES = [
     "room air",
     "on RA, room temperature 25 C",
     "Rm 3.5",
+    "PA",
+    "lives in fear",
+    "from home",
+    "note from Smith, PA",
+    "message from Jones, MD today",
+    "in Smith, MD's clinic",
+    "Seen in Triage, CT head negative",
+    "message from Chad",
+    "from Virginia",
+    "Mexican food",
+    "Chinese medicine",
+    "he is Korean",
+    "ultrasound from US",
+    "Transferred from Mercy Hospital, Cardiology\n",
+    "lives alone",
+    "in Jordan's room",
 ]
 
 
@@ -84,6 +121,12 @@ def test_street_dr_is_no_doctor(find):
     text = "Address: 435 Roberts Dr Lynn,MA 01938"
     assert ("Lynn", "CITY") in find(text)
     assert [e for e in find(text) if e[1] == "DOCTOR"] == []
+
+
+def test_demonyms_are_not_countries():
+    demonyms = {"American", "Mexican", "Chinese", "Indian", "Korean", "Haitian"}
+    assert not demonyms & set(COUNTRIES)
+    assert "US" not in COUNTRIES and len(set(STATE_ABBRS)) == len(STATE_ABBRS)
 
 
 def test_every_location_pattern_tested():

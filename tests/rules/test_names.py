@@ -51,6 +51,11 @@ POSITIVES = [
     ("name.patient_header", "Patient: Lê, Yến\nDOB", "Lê, Yến", "PATIENT"),
     ("name.relative", "his mother Amanda at bedside", "Amanda", "PATIENT"),
     ("name.relative", "her boyfriend David Warren\n", "David Warren", "PATIENT"),
+    ("name.relative_paren", "Son (Tom Baker) at bedside", "Tom Baker", "PATIENT"),
+    ("name.relative_paren", "daughter (Maria) present", "Maria", "PATIENT"),
+    ("name.relative_paren", "Son (Tom Baker, HCP)", "Tom Baker", "PATIENT"),
+    ("name.relative_appositive", "His wife, Ann, is here.", "Ann", "PATIENT"),
+    ("name.relative_appositive", "Daughter, Maria, visited.", "Maria", "PATIENT"),
     (
         "name.role_header",
         "Attending: DAVID LOGAN  Resident: Michael Kelly",
@@ -99,6 +104,14 @@ NEGATIVES = [
     "vent AC , BRP OOB MD aware RT",
     "Patient: Tolerating diet well",
     "The patient: Smith said",  # not at the start of a line
+    "Mother (Breast Cancer)",
+    "Father (Deceased)",
+    "brother (Alive, 60)",
+    "son (HCP)",
+    "Mother, Father, and Sister healthy",
+    "sister, Parkinson's, ",
+    "his mother Alzheimer's",
+    "Bill was paid",
 ]
 
 

@@ -12,7 +12,17 @@ import copy
 from typing import Dict, List, Optional
 
 from ...labels import LABELS, normalize_label
-from . import ages, contact, dates, ids, locations, names
+from . import (
+    ages,
+    contact,
+    dates,
+    facilities,
+    ids,
+    locations,
+    names,
+    social,
+    usernames,
+)
 
 # Family name -> the module's PATTERNS, in a fixed order.
 FAMILIES: Dict[str, List[dict]] = {
@@ -20,7 +30,10 @@ FAMILIES: Dict[str, List[dict]] = {
     "ids": ids.PATTERNS,
     "dates": dates.PATTERNS,
     "ages": ages.PATTERNS,
+    "facilities": facilities.PATTERNS,
     "locations": locations.PATTERNS,
+    "social": social.PATTERNS,
+    "usernames": usernames.PATTERNS,
     "names": names.PATTERNS,
 }
 

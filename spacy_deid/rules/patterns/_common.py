@@ -28,7 +28,9 @@ PRIO_SHAPE = 70  # a distinctive shape without cue: 416-943-8331, SSN
 PRIO_SHAPE_WEAK = 60  # IPs, bare domains, checksum-only IDs
 PRIO_DATE = 50
 PRIO_AGE = 50
+PRIO_FACILITY = 45  # a hospital name beats a city or an employer inside it
 PRIO_LOCATION = 40
+PRIO_SOCIAL = 38  # employer and profession after a cue
 PRIO_NAME = 30
 
 DEFAULT_WINDOW = 30

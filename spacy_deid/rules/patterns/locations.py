@@ -1,28 +1,20 @@
-"""Location patterns: ZIP (only with address context), and the STATE, CITY and
-STREET parts of a US address line ("12 Main St, Boston, MA 02114").
+"""Location patterns: ZIP (only with address context), the STATE, CITY and
+STREET parts of a US address line ("12 Main St, Boston, MA 02114"), and
+CITY, STATE and COUNTRY after a location cue ("lives in Reading, PA",
+"born in Peru").
 
-A bare 5-digit number is never a ZIP.
+A bare 5-digit number is never a ZIP; a bare state code is never a STATE.
 """
 
 from typing import List
 
-from ._common import PRIO_LOCATION, alternation, make_pattern
+from ..lexicons.geo import COUNTRIES, STATE_ABBRS, STATE_NAMES
+from ..lexicons.facilities import FACILITY_HEADS
+from ._common import PRIO_LOCATION, alternation, make_pattern, title_and_upper
 
-_STATE_ABBRS = (
-    "AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO "
-    "MT NE NV NH NJ NM NY NC ND OH OK OR PA PR RI SC SD TN TX UT VT VA WA WV WI WY"
-).split()
-_STATE_NAMES = [
-    "Alabama", "Alaska", "Arizona", "Arkansas", "California", "Colorado",
-    "Connecticut", "Delaware", "Florida", "Georgia", "Hawaii", "Idaho", "Illinois",
-    "Indiana", "Iowa", "Kansas", "Kentucky", "Louisiana", "Maine", "Maryland",
-    "Massachusetts", "Michigan", "Minnesota", "Mississippi", "Missouri", "Montana",
-    "Nebraska", "Nevada", "New Hampshire", "New Jersey", "New Mexico", "New York",
-    "North Carolina", "North Dakota", "Ohio", "Oklahoma", "Oregon", "Pennsylvania",
-    "Rhode Island", "South Carolina", "South Dakota", "Tennessee", "Texas", "Utah",
-    "Vermont", "Virginia", "Washington", "West Virginia", "Wisconsin", "Wyoming",
-    "Puerto Rico",
-]  # fmt: skip
+_STATE_ABBRS = [a for a in STATE_ABBRS if a not in ("GU", "VI", "MP")]
+_STATE_NAMES = STATE_NAMES
+
 _STREET_SUFFIXES = [
     "Street", "St", "Avenue", "Ave", "Av", "Road", "Rd", "Boulevard", "Blvd",
     "Drive", "Dr", "Lane", "Ln", "Court", "Ct", "Place", "Pl", "Way", "Terrace",
@@ -93,5 +85,137 @@ PATTERNS: List[dict] = [
         r"[ \t]+" + _SUFFIX + r"\b\.?(?:,?[ \t]+(?:Apt|Apartment|Unit|Suite|Ste|#)"
         r"\.?[ \t]*#?[A-Za-z0-9\-]+)?)(?!\w)",
         score=0.85,
+    ),
+]
+
+# Location cues before a city or country. A weak cue (group `weak`) does not
+# accept credential-like state codes ("note from Smith, PA") or place names
+# that are also given names ("from Chad"); see the `place_cue` validator.
+_STRONG_CUES = [
+    r"lives", r"lived", r"living", r"live", r"resides", r"resided", r"residing",
+    r"reside", r"currently[ \t]+in", r"resident[ \t]+of", r"native[ \t]+of",
+    r"citizen[ \t]+of", r"born", r"born[ \t]+and[ \t]+raised", r"raised",
+    r"grew[ \t]+up", r"moved", r"moved[ \t]+here", r"relocated", r"originally",
+    r"is[ \t]+from", r"was[ \t]+from", r"are[ \t]+from", r"comes[ \t]+from",
+    r"came[ \t]+from", r"hails[ \t]+from", r"immigrated", r"emigrated",
+    r"immigrant[ \t]+from", r"refugee[ \t]+from", r"hometown(?:[ \t]+is|:)?",
+    r"home[ \t]+in", r"house[ \t]+in", r"based[ \t]+in", r"vacation(?:ing|ed)?",
+    r"trip", r"travel(?:l?ed|l?ing|s)?", r"flew", r"drove", r"returned",
+    r"returning", r"back", r"visiting", r"visited", r"visit[ \t]+to",
+    r"transferred(?:[ \t]+here)?", r"transfer", r"deployed", r"deported",
+    r"stationed", r"served", r"place[ \t]+of[ \t]+birth[ \t]*:",
+    r"birthplace[ \t]*:", r"country[ \t]+of[ \t]+origin[ \t]*:",
+]  # fmt: skip
+# Each strong cue ends with its own preposition, if any: "lives in", "moved to".
+_CUE_PREP = (
+    r"(?:[ \t]+(?:alone|often|frequently|regularly|recently|back|annually|yearly"
+    r"|here|there))?(?:[ \t]+(?:in|to|from|of|at|near)(?:[ \t]+from)?)?"
+)
+_CUE = (
+    r"(?<![\w\-])(?:(?i:"
+    + alternation(_STRONG_CUES)
+    + r")"
+    + r"(?i:"
+    + _CUE_PREP
+    + r")|(?P<weak>(?i:from|in)))[ \t]+(?:(?i:the)[ \t]+)?"
+)
+# Mercy Hospital, Reading, PA: a facility name before the city.
+_FACILITY_CUE = r"\b" + alternation(title_and_upper(FACILITY_HEADS)) + r",[ \t]*"
+# 12 Main St, Reading, PA (an address line without ZIP).
+_STREET_CUE = (
+    r"\b\d{1,6}[A-Z]?(?:[ \t]+(?:[A-Z][a-z]+|[A-Z]{2,}|\d+(?:st|nd|rd|th))){1,3}"
+    r"[ \t]+" + _SUFFIX + r"\b\.?(?:,?[ \t]+(?:Apt|Apartment|Unit|Suite|Ste|#)"
+    r"\.?[ \t]*#?[A-Za-z0-9\-]+)?,[ \t]*"
+)
+_PLACE_STOP = (
+    r"(?!(?:The|A|An|His|Her|Their|My|Our|Your|This|That|Home|Bed|Fear|Pain"
+    r"|General|Good|No|Not|Clinic|Hospital|Room)\b)"
+)
+_PLACE_WORD = (
+    _PLACE_STOP + r"(?:St\.?|Ste\.?|Ft\.?|Mt\.?|(?:[A-Z]['\u2019])?[A-Z][a-z]+"
+    r"(?:[A-Z][a-z]+)?(?:['\u2019\-][A-Za-z]+)*|[A-Z]{3,})(?![\w'\u2019])"
+)
+_PLACE = _PLACE_WORD + r"(?:[ \t]+" + _PLACE_WORD + r"){0,2}"
+# What may follow a cued place: punctuation, the line end, a ZIP, or a
+# function word. "in Triage, CT head" is no place.
+_PLACE_END = (
+    r"(?=[ \t]*(?:[.,;:!?)\]\"'/\-]|$|\(|\d{5})|[ \t]+(?i:and|or|but|where|with"
+    r"|for|on|in|at|to|from|until|since|who|which|that|was|is|are|were|has|had"
+    r"|area|region|about|around|last|this|after|before|when|during|by|since"
+    r"|as|alone|recently|years?|months?|weeks?)\b)"
+)
+
+
+def _city_state(city: str, state: str) -> str:
+    """`<cue> City, ST` with the groups named `city` and `state`."""
+    return (
+        r"(?:"
+        + _CUE
+        + r"|"
+        + _STREET_CUE
+        + r"|"
+        + _FACILITY_CUE
+        + r")(?P<"
+        + city
+        + r">"
+        + _PLACE
+        + r"),[ \t]*(?P<"
+        + state
+        + r">"
+        + _STATE
+        + r")"
+        + _PLACE_END
+    )
+
+
+_COUNTRY = alternation(title_and_upper(COUNTRIES))
+# "Lahey Clinic, Trenton" at the end of a line: the city of a facility.
+_FACILITY_CITY = (
+    _FACILITY_CUE + r"(?P<phi>" + _PLACE + r")(?=[ \t]*(?:$|\(|;|,[ \t]*(?:$|\d)))"
+)
+
+PATTERNS += [
+    # lives in Reading, PA / moved to Tulsa, Oklahoma / 12 Main St, Reading, PA
+    _loc(
+        "city.cued_state",
+        "CITY",
+        _city_state("phi", "st"),
+        flags="m",
+        validator="place_cue",
+        score=0.85,
+    ),
+    _loc(
+        "state.cued_city",
+        "STATE",
+        _city_state("city", "phi"),
+        flags="m",
+        validator="place_cue",
+        score=0.85,
+    ),
+    # Transferred from Lahey Clinic, Trenton
+    _loc(
+        "city.after_facility",
+        "CITY",
+        _FACILITY_CITY,
+        flags="m",
+        validator="place_name",
+        score=0.75,
+    ),
+    # moved to Florida / grew up in New Jersey (full names only)
+    _loc(
+        "state.cued_name",
+        "STATE",
+        _CUE + r"(?P<phi>" + alternation(_STATE_NAMES) + r")" + _PLACE_END,
+        flags="m",
+        validator="place_cue",
+        score=0.8,
+    ),
+    # born in Peru / immigrated from the Philippines / returned from India
+    _loc(
+        "country.cued",
+        "COUNTRY",
+        _CUE + r"(?P<phi>" + _COUNTRY + r")(?![\w'\u2019\-])",
+        validator="place_cue",
+        score=0.8,
     ),
 ]

@@ -1,4 +1,4 @@
-"""Name patterns from titles and credentials.
+"""Name patterns from titles, credentials, header lines and relatives.
 
 `Dr. Smith` -> DOCTOR "Smith" (the title is context, not PHI);
 `Mr./Mrs./Ms./Miss Jones` -> PATIENT "Jones"; `Jane Smith, MD` -> DOCTOR
@@ -218,7 +218,24 @@ PATTERNS: List[dict] = [
         + r"[ \t]*,?[ \t]+(?P<phi>"
         + _TITLE_NAME
         + r")",
+        validator="relative_name",
         score=0.75,
+    ),
+    # "Son (Tom Baker)", "daughter (Maria, HCP)" -> PATIENT (relatives).
+    _name(
+        "name.relative_paren",
+        "PATIENT",
+        r"\b" + _RELATIVE + r"[ \t]*\([ \t]*(?P<phi>" + _TITLE_NAME + r")[ \t]*[),;]",
+        validator="relative_name",
+        score=0.75,
+    ),
+    # "wife, Ann, is at bedside" -> PATIENT: a name set off by commas.
+    _name(
+        "name.relative_appositive",
+        "PATIENT",
+        r"\b" + _RELATIVE + r",[ \t]*(?P<phi>" + _TITLE_NAME + r"),",
+        validator="relative_name",
+        score=0.7,
     ),
     # "Attending: John Smith", "Dictated by: Catherine Lewis", "cc: C. Pham, MD".
     _name(

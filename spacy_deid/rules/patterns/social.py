@@ -1,0 +1,157 @@
+"""Social history patterns: PROFESSION and ORGANIZATION (employer) after a cue.
+
+`works as a paramedic`, `retired schoolteacher`, `Occupation: electrician`,
+`a carpenter by trade`, `works in construction`; `works at Home Depot`,
+`employed by Acme Corp.`, `Employer: First National Bank`, `retired from
+General Electric`. A profession must be in the curated lexicon
+(`lexicons/professions.py`), so "works as a team" does not fire. An employer
+that is a facility ("works at Mercy Hospital") is left to HOSPITAL.
+"""
+
+from typing import List
+
+from ..lexicons.professions import INDUSTRIES, PROFESSIONS
+from ._common import PRIO_SOCIAL, alternation, make_pattern
+
+_JOB = r"(?i:" + alternation(p.replace(" ", r"[ \t]+") for p in PROFESSIONS) + r")"
+_INDUSTRY = r"(?i:" + alternation(i.replace(" ", r"[ \t]+") for i in INDUSTRIES)
+_INDUSTRY += r")"
+_END = r"(?![\w\-])"
+# Modifiers kept outside the span: "works as a part-time cashier".
+_MODIFIER = (
+    r"(?:(?i:part-time|full-time|part[ \t]+time|full[ \t]+time|night-shift"
+    r"|night[ \t]+shift|self-employed|freelance|licensed|certified|senior"
+    r"|junior|head|chief|local|professional|long-haul|long[ \t]+haul|retired"
+    r"|former|master|journeyman|substitute|volunteer)[ \t]+){0,2}"
+)
+_ARTICLE = r"(?:(?i:an?|the)[ \t]+)?"
+_WORK = r"(?i:works?|worked|working|employed|job|jobs|employment|occupation)"
+# "her former physician", "the retired nurse" are people, not professions.
+_NOT_BEFORE = (
+    r"(?i:\b(?:his|her|their|my|your|our|the|pt'?s|patient'?s)[ \t]+"
+    r"(?:former|retired|ex-?)[ \t]*(?:[\w\-]+[ \t]+){0,2})$"
+)
+# Employer names: capitalised words with connectors, an optional legal suffix.
+_ORG_STOP = (
+    r"(?!(?:The|A|An|This|That|His|Her|Their|My|Our|Dr|Doctor|Mr|Mrs|Ms"
+    r"|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Night|Nights"
+    r"|Times|Least|Work|Present|Baseline|Risk|Rest)\b)"
+)
+_ORG_WORD = (
+    _ORG_STOP + r"(?:(?:[A-Z]['\u2019])?[A-Z][a-z]+(?:[A-Z][a-z]+)*(?:['\u2019]s)?"
+    r"(?:-[A-Z]?[a-z]+)*|[A-Z]{2,}(?:&[A-Z]+)?(?:['\u2019]S)?(?:-[A-Z]{2,})*"
+    r"|[A-Z]&[A-Z])"
+    r"(?![\w'\u2019])"
+)
+_ORG_CONN = r"(?:[ \t]+(?:of|the|and|&|for|de))"
+_ORG_WORDS = _ORG_WORD + r"(?:" + _ORG_CONN + r"{0,2}[ \t]+" + _ORG_WORD + r"){0,4}"
+# A union local keeps its number: "Teamsters Local 25".
+_ORG_WORDS += r"(?:(?<=Local)[ \t]+\d{1,5}\b)?"
+# A legal suffix keeps its dot unless the dot ends the sentence.
+_ORG_SUFFIX = (
+    r"(?:,?[ \t]+(?:Inc|INC|LLC|L\.L\.C|Corp|CORP|Co|CO|Ltd|LTD|LLP|PLC|LP)\b"
+    r"(?:\.(?![ \t]*$|\s+[A-Z]|\s*\n))?)?"
+)
+# "Smith, Jones and Brown" (a firm) / "Acme Corp." / "First National Bank".
+_ORG = (
+    r"(?:"
+    + _ORG_WORD
+    + r"(?:,[ \t]+"
+    + _ORG_WORD
+    + r")*,?[ \t]+(?:and|&|AND)[ \t]+"
+    + _ORG_WORD
+    + r"|"
+    + _ORG_WORDS
+    + r")"
+    + _ORG_SUFFIX
+)
+_ORG_CUE = (
+    r"(?<![\w\-])(?:(?i:(?:works?|worked|working|employed|job|jobs|employment"
+    r"|volunteers?|volunteered|volunteering|interns?|interned)"
+    r"(?:[ \t]+as[ \t]+(?:an?[ \t]+)?[a-z\-]+(?:[ \t]+[a-z\-]+)?)?[ \t]+"
+    r"(?:at|for|with|by)|retired[ \t]+from|employer[ \t]*:|employed[ \t]*:"
+    r"|place[ \t]+of[ \t]+employment[ \t]*:))[ \t]*(?:(?i:the)[ \t]+)?"
+)
+
+
+def _social(id: str, label: str, regex: str, **kwargs) -> dict:
+    kwargs.setdefault("priority", PRIO_SOCIAL)
+    return make_pattern(id, label, regex, **kwargs)
+
+
+PATTERNS: List[dict] = [
+    # works as a paramedic / worked as an electrician / employed as a cashier
+    _social(
+        "profession.works_as",
+        "PROFESSION",
+        r"(?<![\w\-])"
+        + _WORK
+        + r"[ \t]+(?i:as)[ \t]+"
+        + _ARTICLE
+        + _MODIFIER
+        + r"(?P<phi>"
+        + _JOB
+        + r"s?)"
+        + _END,
+        score=0.85,
+    ),
+    # Occupation: electrician / Profession: retired teacher / Job: cashier
+    _social(
+        "profession.header",
+        "PROFESSION",
+        r"(?<![\w\-])(?i:occupation|profession|job(?:[ \t]+title)?|employment"
+        r"|works?)[ \t]*:[ \t]*"
+        + _ARTICLE
+        + _MODIFIER
+        + r"(?P<phi>"
+        + _JOB
+        + r"s?)"
+        + _END,
+        score=0.85,
+    ),
+    # retired schoolteacher / former police officer / ex-marine
+    _social(
+        "profession.retired",
+        "PROFESSION",
+        r"(?<![\w\-])(?i:retired|former|ex-)[ \t]*"
+        + _MODIFIER
+        + r"(?P<phi>"
+        + _JOB
+        + r")"
+        + _END,
+        exclude_before=_NOT_BEFORE,
+        context_window=40,
+        score=0.8,
+    ),
+    # a carpenter by trade / nurse by training / lawyer by profession
+    _social(
+        "profession.by_trade",
+        "PROFESSION",
+        # The lookahead finds "by trade" before the lexicon is tried.
+        r"(?<![\w\-])(?=[A-Za-z][\w\-]*(?:[ \t]+[\w\-]+){0,2}[ \t]+(?i:by)[ \t]+"
+        r"(?i:trade|profession|occupation|training)\b)(?P<phi>"
+        + _JOB
+        + r")[ \t]+(?i:by)[ \t]+(?i:trade|profession|occupation|training)\b",
+        score=0.85,
+    ),
+    # works in construction / worked in landscaping
+    _social(
+        "profession.works_in",
+        "PROFESSION",
+        r"(?<![\w\-])"
+        + _WORK
+        + r"[ \t]+(?i:in)[ \t]+(?P<phi>"
+        + _INDUSTRY
+        + r")"
+        + _END,
+        score=0.75,
+    ),
+    # works at Home Depot / employed by Acme Corp. / Employer: First Bank
+    _social(
+        "organization.employer",
+        "ORGANIZATION",
+        _ORG_CUE + r"(?P<phi>" + _ORG + r")",
+        validator="organization",
+        score=0.75,
+    ),
+]
