@@ -7,16 +7,30 @@ still processed. Output order equals input order.
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Deque, Dict, Iterable, Iterator, List, Optional, Tuple, Union
+from typing import (
+    Any,
+    Deque,
+    Dict,
+    Iterable,
+    Iterator,
+    List,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+)
 
 from spacy.language import Language
-from spacy.tokens import Doc
+from spacy.tokens import Doc, Span
 from spacy.util import minibatch
 
 from .extensions import install_extensions
 from .records import Item, Record, Rejected
 
 SURROGATES = "phi_surrogates"
+FAILED_KEY = "spacy_deid_failed"
+# Labels whose replacement may equal the original (ages <= 89 are kept).
+KEPT_LABELS = frozenset({"AGE"})
 
 
 @dataclass
@@ -35,21 +49,59 @@ class Result:
 Output = Union[Result, Rejected]
 
 
+class DeidCheckError(RuntimeError):
+    """A processed doc is not safely de-identified. Messages never hold text."""
+
+
 def _error_name(err: BaseException) -> str:
-    """Describe an exception by its class only: messages may quote note text."""
+    """Describe an exception by its class only (messages may quote note text),
+    except our own check errors, whose messages are safe."""
+    if isinstance(err, DeidCheckError):
+        return f"NotDeidentified: {err}"
     return f"ProcessingError: {type(err).__name__}"
+
+
+def check_deidentified(doc: Doc, spans: Sequence[Span]) -> str:
+    """Return `doc._.deidentified` after checking that it really is the input
+    with every PHI span replaced; raise otherwise (fail closed).
+
+    doc (Doc): A doc processed by a pipeline ending with `phi_surrogates`.
+    spans (Sequence[Span]): The PHI spans that must have been replaced.
+    RETURNS (str): The de-identified text.
+    """
+    if doc.user_data.get(FAILED_KEY):
+        raise DeidCheckError(f"a component failed ({doc.user_data[FAILED_KEY]})")
+    out = doc._.deidentified
+    if not isinstance(out, str) or doc._.offset_map is None:
+        raise DeidCheckError("the pipeline did not set doc._.deidentified")
+    regions = sorted(tuple(r) for r in doc._.offset_map)
+    in_prev = out_prev = 0
+    for in_s, in_e, out_s, out_e in regions:
+        if doc.text[in_prev:in_s] != out[out_prev:out_s]:
+            raise DeidCheckError("the de-identified text does not match the offset map")
+        in_prev, out_prev = in_e, out_e
+    if doc.text[in_prev:] != out[out_prev:]:
+        raise DeidCheckError("the de-identified text does not match the offset map")
+    for span in spans:
+        covering = [
+            r for r in regions if r[0] <= span.start_char and span.end_char <= r[1]
+        ]
+        if not covering:
+            raise DeidCheckError(f"a {span.label_} span was not replaced")
+        in_s, in_e, out_s, out_e = covering[0]
+        if span.label_ not in KEPT_LABELS and doc.text[in_s:in_e] == out[out_s:out_e]:
+            raise DeidCheckError(f"a {span.label_} span was replaced by itself")
+    return out
 
 
 def doc_to_result(record: Record, doc: Doc, with_offsets: bool = False) -> Result:
     """Build the output record from a processed doc; raise if it is not
     de-identified (fail closed)."""
-    deidentified = doc._.deidentified
-    if not isinstance(deidentified, str):
-        raise RuntimeError("the pipeline did not set doc._.deidentified")
     if doc.text != record.text:
-        raise RuntimeError("the pipeline changed the input text")
+        raise DeidCheckError("the pipeline changed the input text")
+    deidentified = check_deidentified(doc, doc.ents)
     spans = []
-    out_offsets = {(s, e): (os_, oe) for s, e, os_, oe in (doc._.offset_map or [])}
+    out_offsets = {(s, e): (os_, oe) for s, e, os_, oe in doc._.offset_map}
     for ent in doc.ents:
         span: Dict[str, Any] = {
             "start": ent.start_char,
@@ -57,9 +109,8 @@ def doc_to_result(record: Record, doc: Doc, with_offsets: bool = False) -> Resul
             "label": ent.label_,
         }
         if with_offsets and (ent.start_char, ent.end_char) in out_offsets:
-            span["out_start"], span["out_end"] = out_offsets[
-                (ent.start_char, ent.end_char)
-            ]
+            out_s, out_e = out_offsets[(ent.start_char, ent.end_char)]
+            span["out_start"], span["out_end"] = out_s, out_e
         spans.append(span)
     return Result(record.index, record.id, deidentified, spans)
 
@@ -68,11 +119,14 @@ def _context(record: Record) -> Dict[str, Any]:
     return {"index": record.index, "patient": record.patient or record.id}
 
 
-class _Collector:
-    """An error handler for `nlp.pipe` that lets the stream go on."""
+class MarkFailed:
+    """An error handler for `nlp.pipe` that lets the stream go on but marks the
+    docs a component failed on, so that they are rejected, never emitted."""
 
     def __call__(self, name: Any, component: Any, docs: Any, err: Exception) -> None:
-        return None
+        for doc in docs or []:
+            if isinstance(doc, Doc):
+                doc.user_data[FAILED_KEY] = type(err).__name__
 
 
 def _one(nlp: Language, record: Record, with_offsets: bool) -> Output:
@@ -108,7 +162,8 @@ def _multi_process(
     with_offsets: bool,
 ) -> Iterator[Output]:
     """`nlp.pipe(n_process=N)`; records whose batch failed in a worker are
-    missing from its output and are redone here, one by one."""
+    missing from its output and are redone here, one by one. Docs a component
+    failed on are marked by `MarkFailed` and rejected by `doc_to_result`."""
     pending: Deque[Record] = deque()
 
     def feed() -> Iterator[Tuple[str, Dict[str, Any]]]:
@@ -116,24 +171,29 @@ def _multi_process(
             pending.append(record)
             yield record.text, _context(record)
 
-    previous = nlp.default_error_handler
-    nlp.set_error_handler(_Collector())
-    try:
-        stream = nlp.pipe(
-            feed(), as_tuples=True, n_process=n_process, batch_size=batch_size
-        )
-        for doc, context in stream:
-            while pending and pending[0].index != context["index"]:
-                yield _one(nlp, pending.popleft(), with_offsets)
-            record = pending.popleft()
-            try:
-                yield doc_to_result(record, doc, with_offsets)
-            except Exception as err:  # noqa: BLE001
-                yield Rejected(record.index, record.id, _error_name(err), record.line)
-        while pending:
+    stream = nlp.pipe(
+        feed(), as_tuples=True, n_process=n_process, batch_size=batch_size
+    )
+    for doc, context in stream:
+        while pending and pending[0].index != context["index"]:
             yield _one(nlp, pending.popleft(), with_offsets)
-    finally:
-        nlp.set_error_handler(previous)
+        if not pending:
+            raise DeidCheckError("nlp.pipe returned a record that was not sent")
+        record = pending.popleft()
+        try:
+            yield doc_to_result(record, doc, with_offsets)
+        except Exception as err:  # noqa: BLE001
+            yield Rejected(record.index, record.id, _error_name(err), record.line)
+    while pending:
+        yield _one(nlp, pending.popleft(), with_offsets)
+
+
+def check_pipeline(nlp: Language) -> None:
+    """Raise unless `phi_surrogates` is the last component and reads doc.ents."""
+    if not nlp.pipe_names or nlp.pipe_names[-1] != SURROGATES:
+        raise ValueError(f"The pipeline must end with the '{SURROGATES}' component")
+    if nlp.get_pipe(SURROGATES).cfg.get("spans_key") is not None:
+        raise ValueError(f"'{SURROGATES}' must read doc.ents (spans_key = null)")
 
 
 def deidentify_items(
@@ -154,8 +214,7 @@ def deidentify_items(
     RETURNS (Iterator[Output]): Results and rejections, in input order.
     """
     install_extensions()
-    if SURROGATES not in nlp.pipe_names:
-        raise ValueError(f"The pipeline has no '{SURROGATES}' component")
+    check_pipeline(nlp)
     waiting: Deque[Rejected] = deque()
 
     def good() -> Iterator[Record]:
@@ -165,15 +224,20 @@ def deidentify_items(
             else:
                 yield item
 
-    if n_process == 1:
-        outputs = _single_process(nlp, good(), batch_size, with_offsets)
-    else:
-        outputs = _multi_process(nlp, good(), n_process, batch_size, with_offsets)
-    for output in outputs:
-        while waiting and waiting[0].index < output.index:
-            yield waiting.popleft()
-        yield output
-    yield from waiting
+    previous = nlp.default_error_handler
+    nlp.set_error_handler(MarkFailed())
+    try:
+        if n_process == 1:
+            outputs = _single_process(nlp, good(), batch_size, with_offsets)
+        else:
+            outputs = _multi_process(nlp, good(), n_process, batch_size, with_offsets)
+        for output in outputs:
+            while waiting and waiting[0].index < output.index:
+                yield waiting.popleft()
+            yield output
+        yield from waiting
+    finally:
+        nlp.set_error_handler(previous)
 
 
 def deidentify_texts(

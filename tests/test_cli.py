@@ -197,3 +197,18 @@ for n in (1, 2):
             ["Result", "2"],
         ]
         assert "secret" not in outs[1][2] and "Whalen" not in outs[1][2]
+
+
+def test_missing_input_and_unusable_pipeline(tmp_path):
+    proc = spacy_deid("run", str(tmp_path / "nope.jsonl"), str(tmp_path / "o.jsonl"))
+    assert proc.returncode == 1 and "Input not found" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    import spacy
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("phi_surrogates")
+    nlp.add_pipe("phi_rules")
+    nlp.to_disk(tmp_path / "misordered")
+    record = json.dumps({"id": "a", "text": "Dr. Whalen saw pt on 09/14/2067."})
+    proc = spacy_deid("run", "-", "-", "--model", str(tmp_path / "misordered"), stdin=record)
+    assert proc.returncode == 1 and "Whalen" not in proc.stdout

@@ -2,6 +2,7 @@
 
 import os
 import sys
+import warnings
 from pathlib import Path
 from typing import IO, ContextManager, Optional
 
@@ -48,7 +49,12 @@ def load_pipeline(model: str, mode: str, key_file: Optional[Path]) -> Language:
     key_file (Optional[Path]): Secret key file for surrogates.
     RETURNS (Language): The pipeline, ending with `phi_surrogates`.
     """
+    from ..runner import check_pipeline
     from ..surrogates.keys import read_key_file
+    from ..surrogates.replacer import EphemeralKeyWarning
+
+    # The CLI says itself when it runs without a key (below).
+    warnings.filterwarnings("ignore", category=EphemeralKeyWarning)
 
     try:
         nlp = load_shipped(model) if model in PIPELINES else spacy.load(model)
@@ -63,6 +69,11 @@ def load_pipeline(model: str, mode: str, key_file: Optional[Path]) -> Language:
         nlp.replace_pipe(name, name, config=config)
     else:
         nlp.add_pipe(name, config={"mode": mode})
+    try:
+        check_pipeline(nlp)
+    except ValueError as error:
+        err(f"Unusable pipeline '{model}': {error}")
+        raise typer.Exit(EXIT_FATAL) from None
     component = nlp.get_pipe(name)
     if key_file is not None:
         try:

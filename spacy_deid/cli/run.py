@@ -17,7 +17,7 @@ import typer
 from ..records import read_records
 from ..runner import Output, Rejected, Result, deidentify_items
 from ._app import app
-from .common import EXIT_REJECTED, err, load_pipeline, open_text_out
+from .common import EXIT_FATAL, EXIT_REJECTED, err, load_pipeline, open_text_out
 
 
 class Progress:
@@ -130,6 +130,9 @@ def run_cli(
         raise typer.BadParameter(
             "must be surrogate, redact or tag", param_hint="--mode"
         )
+    if input != "-" and not Path(input).exists():
+        err(f"Input not found: {input}")
+        raise typer.Exit(EXIT_FATAL)
     nlp = load_pipeline(model, mode, key_file)
     folder_out = (
         output != "-" and Path(input).is_dir() and not output.endswith(".jsonl")

@@ -1,0 +1,95 @@
+"""Fail-closed behaviour of the record runner (`spacy_deid.runner`)."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+import spacy
+
+from spacy_deid.records import Record
+from spacy_deid.runner import Rejected, Result, deidentify_items, deidentify_texts
+
+from .conftest import ROOT
+
+RULER_FAILS = """
+import json
+import spacy
+from spacy_deid.records import Record
+from spacy_deid.rules.ruler import PhiRuler
+from spacy_deid.runner import deidentify_items
+
+original = PhiRuler.match
+
+def match(self, doc):
+    if "BOOM" in doc.text:
+        raise RuntimeError("secret " + doc.text)
+    return original(self, doc)
+
+PhiRuler.match = match
+nlp = spacy.load("spacy_deid")
+texts = ["Dr. Whalen", "BOOM Dr. Whalen on 09/14/2067", "MRN: 7194334", "Seen 09/15/2067"]
+records = [Record(i, str(i), t) for i, t in enumerate(texts)]
+for n in (1, 2):
+    outs = list(deidentify_items(nlp, records, n_process=n, batch_size=2))
+    print(json.dumps([[type(o).__name__, o.id, getattr(o, "error", "")] for o in outs]))
+"""
+
+
+def test_component_that_swallows_errors_still_fails_closed():
+    """phi_rules reports errors to the error handler; the runner's handler marks
+    the doc and the record is rejected, in one and in several processes."""
+    proc = subprocess.run(
+        [sys.executable, "-c", RULER_FAILS],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    lines = proc.stdout.strip().splitlines()
+    assert len(lines) == 2
+    for line in lines:
+        outs = json.loads(line)
+        kinds = [o[:2] for o in outs]
+        assert kinds == [
+            ["Result", "0"],
+            ["Rejected", "1"],
+            ["Result", "2"],
+            ["Result", "3"],
+        ]
+        assert "secret" not in outs[1][2] and "Whalen" not in outs[1][2]
+
+
+def test_surrogates_must_be_last():
+    nlp = spacy.blank("en")
+    nlp.add_pipe("phi_surrogates")
+    nlp.add_pipe("phi_rules")
+    with pytest.raises(ValueError):
+        list(deidentify_items(nlp, [Record(0, "a", "Dr. Whalen")]))
+
+
+def test_surrogate_equal_to_original_is_rejected(monkeypatch):
+    """A replacement that leaves the PHI in place is caught by the check."""
+    from spacy_deid.surrogates.replacer import PhiSurrogates
+
+    original_call = PhiSurrogates.__call__
+
+    def broken(self, doc):
+        doc = original_call(self, doc)
+        doc._.deidentified = doc.text
+        doc._.offset_map = [[e.start_char, e.end_char] * 2 for e in doc.ents]
+        return doc
+
+    monkeypatch.setattr(PhiSurrogates, "__call__", broken)
+    nlp = spacy.load("spacy_deid")
+    records = [Record(0, "a", "Seen by Dr. Whalen."), Record(1, "b", "ok")]
+    outs = list(deidentify_items(nlp, records))
+    assert isinstance(outs[0], Rejected) and "replaced by itself" in outs[0].error
+    assert "Whalen" not in outs[0].error
+    assert isinstance(outs[1], Result) and outs[1].text == "ok"
+
+
+def test_deidentify_texts(nlp_en):
+    out = deidentify_texts(nlp_en, ["MRN: 7194334", ""])
+    assert "7194334" not in out[0] and out[1] == ""
