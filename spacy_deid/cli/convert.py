@@ -6,7 +6,7 @@ from typing import Any, Dict, Optional
 
 import typer
 
-from ..corpus.convert import convert
+from ..corpus.convert import TOKENIZERS, convert
 from ..corpus.docbin import MISALIGNED_POLICIES
 from ..corpus.errors import CorpusError
 from ..corpus.formats import FORMATS
@@ -19,6 +19,13 @@ def _echo_stats(result: Dict[str, Any]) -> None:
         f"Converted {result['notes']} notes, {result['spans']} spans "
         f"({result['from']} -> {result['to']})"
     )
+    unknown = result.get("unknown_labels") or {}
+    if unknown:
+        typer.echo(
+            f"Unknown labels: {sum(unknown.values())} spans ("
+            + ", ".join(f"{label} {n}" for label, n in unknown.items())
+            + ")"
+        )
     stats = result.get("alignment")
     if not stats:
         return
@@ -65,6 +72,18 @@ def convert_cli(
     lang: str = typer.Option(
         "en", "--lang", help="Language of the tokenizer for .spacy output"
     ),
+    tokenizer: str = typer.Option(
+        "clinical",
+        "--tokenizer",
+        help=f"Tokenizer for .spacy output: {TOKENIZERS} (clinical: ours, "
+        "built on the language's rules; default: spaCy's for --lang)",
+    ),
+    strict_labels: bool = typer.Option(
+        False,
+        "--strict-labels",
+        help="Fail (write nothing) on a label outside the i2b2, MEDDOCAN and "
+        "coarse schemes instead of warning",
+    ),
     limit: int = typer.Option(
         0, "--limit", help="Convert at most this many notes (0: all)"
     ),
@@ -75,6 +94,7 @@ def convert_cli(
         ("--to", to_format, FORMATS),
         ("--label-map", label_map, LABEL_MAP_NAMES),
         ("--misaligned", misaligned, MISALIGNED_POLICIES),
+        ("--tokenizer", tokenizer, TOKENIZERS),
     ):
         if value is not None and value not in allowed:
             raise typer.BadParameter(f"{name} must be one of {', '.join(allowed)}")
@@ -91,8 +111,15 @@ def convert_cli(
                 misaligned=misaligned,
                 lang=lang,
                 limit=limit,
+                tokenizer=tokenizer,
+                strict_labels=strict_labels,
             )
+        except ImportError as error:
+            typer.echo(f"Error: cannot build a pipeline for --lang: {error}", err=True)
+            raise typer.Exit(1) from None
         except CorpusError as error:
+            for warning in caught:
+                typer.echo(f"Warning: {warning.message}", err=True)
             typer.echo(f"Error: {error}", err=True)
             raise typer.Exit(1) from None
     for warning in caught:

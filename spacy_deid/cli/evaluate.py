@@ -6,8 +6,9 @@ from typing import List, Optional
 import srsly
 import typer
 
+from ..corpus.atomic import atomic_path
 from ..corpus.errors import CorpusError
-from ..corpus.formats import FORMATS, read_notes
+from ..corpus.formats import FORMATS, no_notes_error, read_notes
 from ..corpus.labelmaps import LABEL_MAP_NAMES, get_label_map, map_note
 from ..corpus.types import Note
 from ..evaluate import (
@@ -18,13 +19,36 @@ from ..evaluate import (
     render_html,
 )
 from ..evaluate.deid import split_deid_output
-from ..evaluate.scoring import LEVELS, MEASURES
+from ..evaluate.scoring import (
+    LEVELS,
+    MEASURES,
+    MISSING_META,
+    check_pairing,
+    pair_notes,
+)
 from ._app import app
 
 
 def _read(path: Path, fmt: Optional[str], label_map: str, validate: bool) -> List[Note]:
     mapping = get_label_map(label_map)
-    return [map_note(n, mapping) for n in read_notes(path, fmt, validate=validate)]
+    notes = [map_note(n, mapping) for n in read_notes(path, fmt, validate=validate)]
+    if not notes:
+        raise CorpusError(no_notes_error(path, fmt))
+    return notes
+
+
+def _check_ids(gold: List[Note], pred: List[Note], gold_path, pred_path) -> None:
+    pairs, ids = pair_notes(gold, pred)
+    check_pairing(pairs, ids, gold_path, pred_path)
+
+
+def _check_meta_keys(gold: List[Note], keys: List[str], gold_path: Path) -> None:
+    for key in keys:
+        if not any(note.meta.get(key) not in (None, "", []) for note in gold):
+            raise CorpusError(
+                f"No gold note in '{gold_path}' has the meta key '{key}' "
+                f"(--by-meta; notes without it are grouped as '{MISSING_META}')"
+            )
 
 
 def _check_choice(name: str, value: Optional[str], allowed) -> None:
@@ -78,6 +102,12 @@ def evaluate_cli(
     only_errors: bool = typer.Option(
         False, "--only-errors", help="HTML: show only notes with errors"
     ),
+    by_meta: List[str] = typer.Option(
+        [],
+        "--by-meta",
+        help="Also report strict micro P/R/F1 and binary token recall per value "
+        "of this gold meta key (e.g. kind, family; repeatable)",
+    ),
 ) -> None:
     """Score predicted PHI against gold, i2b2 2014 style (counts only)."""
     _check_choice("--labels", labels, LEVELS)
@@ -86,12 +116,15 @@ def evaluate_cli(
     try:
         gold = _read(gold_path, gold_format, label_map, validate=True)
         pred = _read(pred_path, pred_format, label_map, validate=False)
+        _check_ids(gold, pred, gold_path, pred_path)
+        _check_meta_keys(gold, by_meta, gold_path)
         pred, deid_texts = split_deid_output(gold, pred, force=deid_output)
-        result = evaluate_notes(gold, pred, labels=labels)
+        result = evaluate_notes(gold, pred, labels=labels, by_meta=by_meta or None)
         if deid_texts is not None:
             result["leak"] = leak_rate(gold, deid_texts)
         if compare is not None:
             other = _read(compare, pred_format, label_map, validate=False)
+            _check_ids(gold, other, gold_path, compare)
             other, _ = split_deid_output(gold, other)
             result["significance"] = approximate_randomization(
                 gold, pred, other, n=shuffles, seed=seed, measure=measure, labels=labels
@@ -101,13 +134,11 @@ def evaluate_cli(
         raise typer.Exit(1) from None
     typer.echo(format_table(result), nl=False)
     if json_path is not None:
-        json_path.parent.mkdir(parents=True, exist_ok=True)
-        srsly.write_json(json_path, result)
+        with atomic_path(json_path) as tmp:
+            srsly.write_json(tmp, result)
         typer.echo(f"Wrote {json_path}")
     if html_path is not None:
-        html_path.parent.mkdir(parents=True, exist_ok=True)
-        html_path.write_text(
-            render_html(gold, pred, only_errors=only_errors, labels=labels),
-            encoding="utf-8",
-        )
+        page = render_html(gold, pred, only_errors=only_errors, labels=labels)
+        with atomic_path(html_path) as tmp:
+            tmp.write_text(page, encoding="utf-8")
         typer.echo(f"Wrote {html_path} (contains note text)")

@@ -21,9 +21,15 @@ def synth_cli(
     templates: bool = typer.Option(
         False, "--templates", help="Print template families per kind to stderr."
     ),
+    crlf_rate: float = typer.Option(
+        None,
+        "--crlf-rate",
+        help="Share of notes with CRLF line endings (default 0.15; 0 for none).",
+    ),
 ) -> None:
     """Generate N synthetic clinical notes with gold PHI spans."""
     from ..corpus.synth import (
+        CRLF_RATE,
         SPLITS,
         corpus_stats,
         generate,
@@ -34,7 +40,12 @@ def synth_cli(
     if split not in SPLITS:
         raise typer.BadParameter(f"--split must be one of {', '.join(SPLITS)}")
     start = time.perf_counter()
-    notes = list(generate(n, seed=seed, split=split, noise=not no_noise))
+    if crlf_rate is not None and not 0.0 <= crlf_rate <= 1.0:
+        raise typer.BadParameter("--crlf-rate must be between 0 and 1")
+    rate = CRLF_RATE if crlf_rate is None else crlf_rate
+    notes = list(
+        generate(n, seed=seed, split=split, noise=not no_noise, crlf_rate=rate)
+    )
     write_jsonl(notes, str(output))
     elapsed = time.perf_counter() - start
     typer.echo(f"Wrote {len(notes)} notes to {output} in {elapsed:.1f}s", err=True)

@@ -13,7 +13,8 @@ them, as BRAT does).
 from pathlib import Path
 from typing import Iterable, Iterator, List, Optional, Tuple, Union
 
-from .errors import CorpusError
+from .atomic import write_text_atomic
+from .errors import CorpusError, write_error
 from .i2b2 import safe_file_stem
 from .types import Note, PhiSpan
 from .validate import check_span, check_surface, patient_from_name
@@ -117,23 +118,33 @@ def to_ann(note: Note) -> str:
 def write_brat_note(note: Note, directory: Union[str, Path]) -> Path:
     """Write `<id>.txt` and `<id>.ann` into a directory.
 
+    Both are written to `NAME.tmp` files first and renamed when complete,
+    the `.ann` before the `.txt` (a `.txt` without `.ann` would read as a
+    note without PHI), so a failing note leaves no partial pair.
     RETURNS (Path): The text file written.
     """
     directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
     stem = safe_file_stem(note.id)
     txt_path = directory / f"{stem}.txt"
-    with txt_path.open("w", encoding="utf-8", newline="") as handle:
-        handle.write(note.text)
-    with (directory / f"{stem}.ann").open("w", encoding="utf-8", newline="") as h:
-        h.write(to_ann(note))
+    ann_path = directory / f"{stem}.ann"
+    try:
+        write_text_atomic({ann_path: to_ann(note), txt_path: note.text})
+    except (OSError, UnicodeError) as error:
+        raise write_error(note.id, txt_path, error) from None
     return txt_path
 
 
 def write_brat_dir(notes: Iterable[Note], path: Union[str, Path]) -> int:
-    """Write notes to a BRAT directory. RETURNS (int): notes written."""
+    """Write notes to a BRAT directory. RETURNS (int): notes written.
+
+    A failing note raises a CorpusError naming it (see `write_brat_note`).
+    """
+    Path(path).mkdir(parents=True, exist_ok=True)
     n = 0
     for note in notes:
-        write_brat_note(note, path)
+        try:
+            write_brat_note(note, path)
+        except CorpusError as error:
+            raise CorpusError(f"{error} ({n} notes written before it)") from None
         n += 1
     return n

@@ -16,18 +16,21 @@ are counted in `overlapping` and warned about with an `OverlappingSpanWarning`.
 
 import warnings
 from dataclasses import dataclass, field
-from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple
+from pathlib import Path
+from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
 from spacy.language import Language
 from spacy.tokens import Doc, DocBin, Span
 from spacy.vocab import Vocab
 
 from ..extensions import install_extensions
-from .errors import MisalignedSpanWarning, OverlappingSpanWarning
+from .atomic import atomic_path
+from .errors import CorpusError, MisalignedSpanWarning, OverlappingSpanWarning
 from .types import Note, PhiSpan
 
 MISALIGNED_POLICIES = ("expand", "contract", "drop", "missing")
 NOTE_ID_KEY = "note_id"
+NOTE_META_KEY = "note_meta"
 _MAX_IDS_IN_WARNING = 20
 
 
@@ -72,7 +75,8 @@ def note_to_doc(
     nlp (Language): Pipeline whose tokenizer to use.
     misaligned (str): One of MISALIGNED_POLICIES.
     stats (Optional[ConversionStats]): Updated in place.
-    RETURNS (Doc): The doc, with `doc._.patient` and `doc.user_data["note_id"]`.
+    RETURNS (Doc): The doc, with `doc._.patient`, `doc.user_data["note_id"]`
+        and, if the note has any, `doc.user_data["note_meta"]`.
     """
     if misaligned not in MISALIGNED_POLICIES:
         raise ValueError(f"misaligned must be one of {MISALIGNED_POLICIES}")
@@ -80,6 +84,8 @@ def note_to_doc(
     install_extensions()
     doc = nlp.make_doc(note.text)
     doc.user_data[NOTE_ID_KEY] = note.id
+    if note.meta:
+        doc.user_data[NOTE_META_KEY] = dict(note.meta)
     doc._.patient = note.patient
     stats.notes += 1
     kept = _remove_overlaps(note, note.spans, stats)
@@ -203,10 +209,28 @@ def notes_to_docbin(
     stats = ConversionStats(policy=misaligned)
     docbin = DocBin(store_user_data=True)
     for doc in notes_to_docs(notes, nlp, misaligned, stats):
-        docbin.add(doc)
+        try:
+            docbin.add(doc)
+        except (TypeError, ValueError) as error:
+            note_id = doc.user_data.get(NOTE_ID_KEY)
+            raise CorpusError(
+                f"Note '{note_id}' could not be stored in a DocBin "
+                f"({type(error).__name__}; check that its meta is JSON-like)"
+            ) from None
     if warn:
         warn_stats(stats)
     return docbin, stats
+
+
+def write_docbin(docbin: DocBin, path: Union[str, Path]) -> Path:
+    """Write a DocBin to `NAME.tmp` and rename it to `path` when complete.
+
+    RETURNS (Path): The file written.
+    """
+    path = Path(path)
+    with atomic_path(path) as tmp:
+        docbin.to_disk(tmp)
+    return path
 
 
 def warn_stats(stats: ConversionStats) -> None:
@@ -245,7 +269,23 @@ def doc_to_note(doc: Doc, default_id: str = "") -> Note:
     spans = [PhiSpan(e.start_char, e.end_char, e.label_) for e in doc.ents]
     note_id = str(doc.user_data.get(NOTE_ID_KEY, default_id))
     patient = doc._.patient
-    return Note(note_id, doc.text, spans, None if patient is None else str(patient))
+    meta = doc.user_data.get(NOTE_META_KEY)
+    return Note(
+        note_id,
+        doc.text,
+        spans,
+        None if patient is None else str(patient),
+        _json_like(meta) if meta else {},
+    )
+
+
+def _json_like(value):
+    """msgpack gives lists back as tuples; make them lists again."""
+    if isinstance(value, dict):
+        return {k: _json_like(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_like(v) for v in value]
+    return value
 
 
 def read_docbin(path, vocab: Optional[Vocab] = None) -> Iterator[Note]:

@@ -5,6 +5,7 @@ Formats: "jsonl" (a `.jsonl` file), "i2b2" (a directory of `.xml` files, or one
 DocBin; writing it needs an nlp, see `docbin.notes_to_docbin`).
 """
 
+import itertools
 from pathlib import Path
 from typing import Iterable, Iterator, Optional, Union
 
@@ -17,6 +18,12 @@ from .types import Note
 
 FORMATS = ("jsonl", "i2b2", "brat", "spacy")
 _EXTENSIONS = {".jsonl": "jsonl", ".spacy": "spacy", ".xml": "i2b2"}
+_EXPECTED = {
+    "jsonl": "no non-empty line",
+    "i2b2": "no *.xml file",
+    "brat": "no *.txt file",
+    "spacy": "no doc",
+}
 
 
 def detect_format(path: Union[str, Path], for_output: bool = False) -> str:
@@ -63,6 +70,31 @@ def read_notes(
     if fmt == "spacy":
         return read_docbin(path)
     raise ValueError(f"Unknown corpus format '{fmt}'. Known: {FORMATS}")
+
+
+def no_notes_error(path: Union[str, Path], format: Optional[str] = None) -> str:
+    """The message for a corpus without notes: names the path and format."""
+    fmt = format if format in _EXPECTED else None
+    detail = f" (format '{fmt}': {_EXPECTED[fmt]})" if fmt else ""
+    return f"No notes found in '{path}'{detail}"
+
+
+def require_notes(
+    notes: Iterable[Note], path: Union[str, Path], format: Optional[str] = None
+) -> Iterator[Note]:
+    """Check at once that there is a note; raise a CorpusError naming `path`
+    if there is none (before anything is written).
+
+    notes (Iterable[Note]): The notes read from `path`.
+    path (Union[str, Path]): Where they come from (for the message).
+    format (Optional[str]): Their format (for the message).
+    RETURNS (Iterator[Note]): The same notes, still streamed.
+    """
+    iterator = iter(notes)
+    first = next(iterator, None)
+    if first is None:
+        raise CorpusError(no_notes_error(path, format))
+    return itertools.chain([first], iterator)
 
 
 def write_notes(

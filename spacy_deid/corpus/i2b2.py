@@ -23,7 +23,8 @@ from typing import Iterable, Iterator, List, Optional, Tuple, Union
 from xml.sax.saxutils import quoteattr
 
 from ..labels import LABELS, normalize_label
-from .errors import CorpusError
+from .atomic import write_text_atomic
+from .errors import CorpusError, write_error
 from .types import Note, PhiSpan
 from .validate import check_span, check_surface, patient_from_name
 
@@ -165,24 +166,35 @@ def _xml_safe(text: str) -> str:
 
 
 def write_i2b2_file(note: Note, path: Union[str, Path]) -> Path:
-    """Write one note as an i2b2 XML file (UTF-8, text kept byte for byte)."""
+    """Write one note as an i2b2 XML file (UTF-8, text kept byte for byte).
+
+    The file is written to `NAME.tmp` and renamed when complete, so a note
+    that cannot be written leaves no partial file (see `atomic.py`).
+    RETURNS (Path): The file written.
+    """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", encoding="utf-8", newline="") as handle:
-        handle.write(to_i2b2_xml(note))
+    try:
+        write_text_atomic({path: to_i2b2_xml(note)})
+    except (OSError, UnicodeError) as error:
+        raise write_error(note.id, path, error) from None
     return path
 
 
 def write_i2b2_dir(notes: Iterable[Note], path: Union[str, Path]) -> int:
-    """Write notes to a directory as `<id>.xml` files.
+    """Write notes to a directory as `<id>.xml` files, each atomically.
 
+    A failing note raises a CorpusError naming it; the files of the notes
+    before it are complete, and none is left for the failing note.
     RETURNS (int): The number of files written.
     """
     path = Path(path)
     path.mkdir(parents=True, exist_ok=True)
     n = 0
     for note in notes:
-        write_i2b2_file(note, path / f"{safe_file_stem(note.id)}.xml")
+        try:
+            write_i2b2_file(note, path / f"{safe_file_stem(note.id)}.xml")
+        except CorpusError as error:
+            raise CorpusError(f"{error} ({n} notes written before it)") from None
         n += 1
     return n
 

@@ -9,7 +9,8 @@ import json
 from pathlib import Path
 from typing import Iterable, Iterator, Union
 
-from .errors import CorpusError
+from .atomic import atomic_path
+from .errors import CorpusError, write_error
 from .types import Note
 from .validate import validate_note
 
@@ -50,15 +51,33 @@ def _parse_line(line: str, path: Path, lineno: int) -> Note:
 def write_jsonl(notes: Iterable[Note], path: Union[str, Path]) -> int:
     """Write notes to a JSONL file (UTF-8, one object per line).
 
+    The file is written to `NAME.tmp` and renamed once every note is written:
+    a failure (a note that cannot be serialised, a reader error while the
+    notes stream in) leaves no partial output and an older file untouched.
+
     notes (Iterable[Note]): The notes; consumed lazily.
     path (Union[str, Path]): The output file; parent directories are created.
     RETURNS (int): The number of notes written.
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     n = 0
-    with path.open("w", encoding="utf-8", newline="\n") as handle:
-        for note in notes:
-            handle.write(json.dumps(note.to_dict(), ensure_ascii=False) + "\n")
-            n += 1
+    with atomic_path(path) as tmp:
+        with tmp.open("w", encoding="utf-8", newline="\n") as handle:
+            for note in notes:
+                line = _serialise(note, path, n)
+                try:
+                    handle.write(line)
+                except UnicodeEncodeError as error:
+                    raise write_error(note.id, path, error) from None
+                n += 1
     return n
+
+
+def _serialise(note: Note, path: Path, n: int) -> str:
+    try:
+        return json.dumps(note.to_dict(), ensure_ascii=False) + "\n"
+    except (TypeError, ValueError) as error:
+        raise CorpusError(
+            f"Note '{note.id}' could not be written to '{path.name}': not JSON "
+            f"serialisable ({type(error).__name__}; {n} notes written before it)"
+        ) from None

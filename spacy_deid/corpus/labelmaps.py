@@ -237,6 +237,18 @@ def get_label_map(name: Optional[Union[str, LabelMap]]) -> Optional[LabelMap]:
     return name
 
 
+KNOWN_LABELS = frozenset(
+    set(LABEL_NAMES) | set(CATEGORIES) | set(MEDDOCAN_LABELS) | set(COARSE_LABELS)
+)
+
+
+def is_known_label(label: str) -> bool:
+    """Whether a label belongs to a scheme we know: an i2b2 subcategory (any
+    spelling `labels.normalize_label` accepts) or category, a MEDDOCAN type,
+    or a coarse label."""
+    return label in KNOWN_LABELS or normalize_label(label) in KNOWN_LABELS
+
+
 def map_label(label: str, mapping: LabelMap, surface: str = "") -> Optional[str]:
     """Apply a label map to one label.
 
@@ -282,5 +294,6 @@ __all__ = [
     "LABEL_NAMES", "COARSE_LABELS", "MEDDOCAN_LABELS", "MEDDOCAN_TO_I2B2",
     "I2B2_TO_MEDDOCAN", "MEDDOCAN_TO_COARSE", "get_label_map", "map_label",
     "map_note", "subcategory_to_category", "subcategory_to_hipaa",
-    "meddocan_to_i2b2", "i2b2_to_meddocan", "to_coarse",
+    "meddocan_to_i2b2", "i2b2_to_meddocan", "to_coarse", "KNOWN_LABELS",
+    "is_known_label",
 ]  # fmt: skip

@@ -67,11 +67,37 @@ def _leak_rows(leak: Dict[str, Any]) -> List[str]:
 
 
 def _significance_rows(sig: Dict[str, Any]) -> List[str]:
-    return [
-        f"{sig['measure']} micro F1: A {sig['f1_a']:.4f}, B {sig['f1_b']:.4f}, "
-        f"diff {sig['diff']:+.4f}, p = {sig['p_value']:.4f} "
-        f"({sig['shuffles']} shuffles, seed {sig['seed']})"
+    rows = [
+        f"{sig['measure']} micro, {sig['shuffles']} shuffles, seed {sig['seed']}",
+        f"{'':<11}{'A':>9}{'B':>9}{'A - B':>10}{'p':>9}",
     ]
+    for name in ("precision", "recall", "f1"):
+        if name not in sig:
+            continue
+        r = sig[name]
+        rows.append(
+            f"{name:<11}{r['a']:>9.4f}{r['b']:>9.4f}{r['diff']:>+10.4f}"
+            f"{r['p_value']:>9.4f}"
+        )
+    if "f1" not in sig:  # a result from before P and R were tested
+        rows.append(
+            f"{'f1':<11}{sig['f1_a']:>9.4f}{sig['f1_b']:>9.4f}{sig['diff']:>+10.4f}"
+            f"{sig['p_value']:>9.4f}"
+        )
+    return rows
+
+
+def _by_meta_rows(key: str, table: Dict[str, Any]) -> List[str]:
+    head = f"{key:<34}{'notes':>7}{'spans':>7}{'P':>8}{'R':>8}{'F1':>8}"
+    head += f"{'tok R':>8}"
+    rows = [head, "-" * len(head)]
+    for value, row in table.items():
+        s, b = row["strict"], row["binary_token"]
+        rows.append(
+            f"{value:<34}{row['notes']:>7}{s['support']:>7}{s['precision']:>8.4f}"
+            f"{s['recall']:>8.4f}{s['f1']:>8.4f}{b['recall']:>8.4f}"
+        )
+    return rows
 
 
 def format_table(result: Dict[str, Any]) -> str:
@@ -90,11 +116,22 @@ def format_table(result: Dict[str, Any]) -> str:
         lines += [f"Per {lvl} (micro; P/R/F1 strict)"] + _label_rows(table) + [""]
     if "taxonomy" in result:
         lines += ["Error taxonomy"] + _taxonomy_rows(result["taxonomy"]) + [""]
+    for key, table in (result.get("by_meta") or {}).items():
+        lines += [
+            f"By gold meta '{key}' (micro strict P/R/F1; tok R: binary token "
+            "recall; a note with several values counts under each)"
+        ]
+        lines += _by_meta_rows(key, table) + [""]
     if result.get("leak"):
         lines += ["Leak"] + _leak_rows(result["leak"]) + [""]
     if result.get("significance"):
         lines += ["Approximate randomization"]
         lines += _significance_rows(result["significance"]) + [""]
+    if result.get("unknown_pred_labels"):
+        lines.append(
+            "Predicted labels in neither gold nor a known scheme (scored as "
+            "false positives): " + ", ".join(result["unknown_pred_labels"])
+        )
     for key, name in (
         ("missing_pred", "without prediction"),
         ("extra_pred", "without gold"),

@@ -12,10 +12,16 @@ sides, then scores them the same way.
 """
 
 from dataclasses import dataclass
-from typing import Any, Dict, Iterable, List, Sequence, Tuple
+from pathlib import Path
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from ..corpus.errors import CorpusError
-from ..corpus.labelmaps import MEDDOCAN_TO_I2B2, meddocan_to_i2b2, to_coarse
+from ..corpus.labelmaps import (
+    MEDDOCAN_TO_I2B2,
+    is_known_label,
+    meddocan_to_i2b2,
+    to_coarse,
+)
 from ..corpus.types import Note, PhiSpan
 from ..labels import HIPAA_LABELS, normalize_label
 from .matching import (
@@ -33,6 +39,8 @@ from .taxonomy import Taxonomy
 MEASURES = ("strict", "relaxed", "token", "binary_token")
 LEVELS = ("subcategory", "category")
 NotePair = Tuple[Note, List[PhiSpan]]
+MISSING_META = "(none)"
+_MAX_IDS_SHOWN = 3
 
 
 @dataclass
@@ -127,6 +135,37 @@ def pair_notes(
     return pairs, {"missing_pred": missing, "extra_pred": extra}
 
 
+def check_pairing(
+    pairs: List[NotePair],
+    ids: Dict[str, List[str]],
+    gold_source: Optional[Union[str, Path]] = None,
+    pred_source: Optional[Union[str, Path]] = None,
+) -> None:
+    """Raise a CorpusError when there is nothing to evaluate: no gold notes,
+    or no predicted note whose id matches a gold note id.
+
+    pairs, ids: The result of `pair_notes`.
+    gold_source, pred_source: Where gold and predictions come from (paths),
+        named in the message when given.
+    """
+    gold_from = f" in '{gold_source}'" if gold_source is not None else ""
+    pred_from = f" in '{pred_source}'" if pred_source is not None else ""
+    if not pairs:
+        raise CorpusError(f"No gold notes found{gold_from}: nothing to evaluate")
+    if len(ids["missing_pred"]) < len(pairs):
+        return
+    extra = ids["extra_pred"]
+    if not extra:
+        raise CorpusError(f"No predicted notes found{pred_from}")
+    gold_ids = ", ".join(f"'{n.id}'" for n, _ in pairs[:_MAX_IDS_SHOWN])
+    pred_ids = ", ".join(f"'{i}'" for i in extra[:_MAX_IDS_SHOWN])
+    raise CorpusError(
+        f"None of the {len(extra)} predicted note ids{pred_from} matches one of "
+        f"the {len(pairs)} gold note ids{gold_from} (gold: {gold_ids}, ...; "
+        f"predicted: {pred_ids}, ...)"
+    )
+
+
 def _check_pred_offsets(note: Note, spans: List[PhiSpan]) -> None:
     for i, span in enumerate(spans):
         if not 0 <= span.start < span.end <= len(note.text):
@@ -181,11 +220,61 @@ def per_label_table(scores: List[NoteScore]) -> Dict[str, Dict[str, Any]]:
     return table
 
 
+def meta_values(note: Note, key: str) -> List[str]:
+    """The values of `note.meta[key]` as strings: one per list element
+    (duplicates once), `[MISSING_META]` when the key is absent or empty."""
+    value = note.meta.get(key) if note.meta else None
+    if isinstance(value, (list, tuple, set, frozenset)):
+        values = list(dict.fromkeys(str(v) for v in value))
+    elif value is None or value == "":
+        values = []
+    else:
+        values = [str(value)]
+    return values or [MISSING_META]
+
+
+def by_meta_table(
+    pairs: List[NotePair], scores: List[NoteScore], key: str
+) -> Dict[str, Dict[str, Any]]:
+    """Micro strict and binary-token scores per value of a gold meta key.
+
+    A note whose value is a list counts under each of its values (so the
+    groups can overlap); notes without the key are under `MISSING_META`.
+
+    pairs (List[NotePair]): From `pair_notes` (gold notes carry the meta).
+    scores (List[NoteScore]): From `score_pairs(pairs, ...)`, same order.
+    key (str): The meta key, e.g. "kind" or "family".
+    RETURNS (Dict[str, Dict[str, Any]]): value -> `notes`, `strict` and
+        `binary_token` (micro P/R/F1 and counts), sorted by value.
+    """
+    groups: Dict[str, List[NoteScore]] = {}
+    for (note, _), score in zip(pairs, scores, strict=True):
+        for value in meta_values(note, key):
+            groups.setdefault(value, []).append(score)
+    return {
+        value: {
+            "notes": len(group),
+            "strict": micro([s.totals("strict") for s in group]),
+            "binary_token": micro([s.binary_token for s in group]),
+        }
+        for value, group in sorted(groups.items())
+    }
+
+
+def unknown_pred_labels(pairs: List[NotePair]) -> List[str]:
+    """Predicted labels found neither in the gold notes nor in any known
+    scheme (they are scored like any other label, as false positives)."""
+    gold = {normalize_label(s.label) for note, _ in pairs for s in note.spans}
+    pred = {normalize_label(s.label) for _, spans in pairs for s in spans}
+    return sorted(lab for lab in pred - gold if not is_known_label(lab))
+
+
 def evaluate_notes(
     gold: Iterable[Note],
     pred: Iterable[Note],
     labels: str = "subcategory",
     window: int = RELAXED_WINDOW,
+    by_meta: Optional[Union[str, Sequence[str]]] = None,
 ) -> Dict[str, Any]:
     """Evaluate predicted PHI spans against gold notes (matched by id).
 
@@ -194,14 +283,20 @@ def evaluate_notes(
         they must index the gold text.
     labels (str): "subcategory" or "category" for the main scores.
     window (int): Relaxed matching tolerance on the end offset.
+    by_meta: A gold meta key (or several) to break scores down by, e.g.
+        "kind" or "family" for synthetic notes (see `by_meta_table`).
     RETURNS (Dict[str, Any]): Keys `strict`, `relaxed`, `token`,
         `binary_token` (each `{"micro": ..., "macro": ...}`), `hipaa` (the
         same four), `per_label` (`subcategory`, `category`), `taxonomy`,
-        `notes`, `missing_pred`, `extra_pred`, `labels`.
+        `notes`, `missing_pred`, `extra_pred`, `labels`,
+        `unknown_pred_labels`, and with `by_meta` a `by_meta` dict
+        (key -> value -> scores).
+    RAISES (CorpusError): No gold notes, or no predicted id matches a gold id.
     """
     if labels not in LEVELS:
         raise ValueError(f"labels must be one of {LEVELS}")
     pairs, ids = pair_notes(gold, pred)
+    check_pairing(pairs, ids)
     main = score_pairs(pairs, labels, window=window)
     result: Dict[str, Any] = {"labels": labels, "notes": len(pairs)}
     result.update(summarize(main))
@@ -212,6 +307,10 @@ def evaluate_notes(
         other: per_label_table(score_pairs(pairs, other, window=window)),
     }
     result["taxonomy"] = taxonomy_of(pairs, labels)
+    result["unknown_pred_labels"] = unknown_pred_labels(pairs)
+    if by_meta:
+        keys = [by_meta] if isinstance(by_meta, str) else list(by_meta)
+        result["by_meta"] = {key: by_meta_table(pairs, main, key) for key in keys}
     result.update(ids)
     return result
 

@@ -30,6 +30,9 @@ Flags = Optional[List[str]]
 Validator = Callable[[re.Match, Tuple[int, int]], Flags]
 
 AGE_OVER_89 = "AGE_OVER_89"
+# A date-shaped string that is no calendar date ("02/30/2067", "Sept 31, 2067"):
+# still someone's date with a typo, so it is tagged (fail closed) and flagged.
+INVALID_DATE = "INVALID_DATE"
 # Years accepted in dates. i2b2 2014 shifts dates far into the future (2060-2190),
 # so the upper bound is generous.
 MIN_YEAR = 1880
@@ -105,6 +108,55 @@ def calendar_date(match: re.Match, span: Tuple[int, int]) -> Flags:
     day = _group(match, "d")
     ok = _valid_ymd(_year(_group(match, "y")), _month(match), int(day) if day else None)
     return _accept() if ok else None
+
+
+def _plausible_part(value: Optional[int]) -> bool:
+    """A month or day someone could have meant: 1-31 (a typo such as 13/13)."""
+    return value is None or 1 <= value <= 31
+
+
+def calendar_date_fail_closed(match: re.Match, span: Tuple[int, int]) -> Flags:
+    """Like `calendar_date`, but fail closed on unambiguous date shapes.
+
+    A date with a 4-digit year or a month name whose month or day is impossible
+    ("02/30/2067", "13/13/2067", "Sept 31, 2067") is accepted and flagged
+    INVALID_DATE, as long as month and day are 1-31 and the year is in range.
+    A numeric date that is a real date read day-first ("14/05/1996") is left to
+    the day-first pattern. Short shapes ("2/31", "2/31/67") are validated.
+    """
+    day_text, num = _group(match, "d"), _group(match, "m")
+    year_text = _group(match, "y")
+    year = _year(year_text)
+    month = _month(match)
+    day = int(day_text) if day_text else None
+    if _valid_ymd(year, month, day):
+        return _accept()
+    if num is not None and day is not None and _valid_ymd(year, day, int(num)):
+        return None
+    if year is not None and not MIN_YEAR <= year <= MAX_YEAR:
+        return None
+    named = _group(match, "mon") is not None and month is not None
+    long_year = year_text is not None and len(year_text) == 4
+    if not (named or long_year) or day is None:
+        return None
+    if not (_plausible_part(day) and _plausible_part(month)):
+        return None
+    return _accept([INVALID_DATE])
+
+
+def calendar_date_range(match: re.Match, span: Tuple[int, int]) -> Flags:
+    """Accept a day range in one month ("September 14-16, 2067"): groups `d`
+    and `d2` are days 1-31; flag INVALID_DATE if either is no calendar date."""
+    year = _year(_group(match, "y"))
+    month = _month(match)
+    days = [int(match.group("d")), int(match.group("d2"))]
+    if month is None or not all(1 <= day <= 31 for day in days):
+        return None
+    if year is not None and not MIN_YEAR <= year <= MAX_YEAR:
+        return None
+    if all(_valid_ymd(year, month, day) for day in days):
+        return _accept()
+    return _accept([INVALID_DATE])
 
 
 def calendar_date_either(match: re.Match, span: Tuple[int, int]) -> Flags:
@@ -400,6 +452,8 @@ def relative_name(match: re.Match, span: Tuple[int, int]) -> Flags:
 VALIDATORS: Dict[str, Validator] = {
     "calendar_date": calendar_date,
     "calendar_date_either": calendar_date_either,
+    "calendar_date_fail_closed": calendar_date_fail_closed,
+    "calendar_date_range": calendar_date_range,
     "bare_year": bare_year,
     "age": age,
     "age_over_89": age_over_89,

@@ -7,15 +7,30 @@ days and written back in the same format: separators, zero padding, 2- or
 between the expressions (e.g. "of", a comma) is kept. Parts that are missing
 from the original (no year, no day) are filled from reference values and
 left out again on output. `shift_date_text` returns None when nothing could
-be parsed; the caller then falls back to shape replacement.
+be parsed; the caller then falls back to `fallback_date_text`.
+
+Dates without a year ("March 12", "3/14") are placed in the year that puts
+them nearest to a reference date: the nearest dated expression in the same
+span (preceding, else following), else the `reference` passed in (the
+component passes the nearest dated mention in the same doc), else
+DEFAULT_YEAR, a non-leap year between two non-leap years. So the interval
+between two dates of a patient is kept, even across February 29 and year ends.
+Holidays ("Christmas", "Memorial Day") become a written date ("March 3").
+Ranges ("September 14-16, 2067", "9/14-9/16/2067") shift both ends. Typo
+dates ("02/30/2067") are clamped to the nearest valid date, then shifted.
 """
 
+import calendar
 import datetime
 import re
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Tuple
 
-REFERENCE_YEAR = 2000  # a leap year, so "2/29" parses
+# Year for dates without one when nothing in the span or doc gives a year:
+# not a leap year, nor are the years next to it, so no February 29 lies within
+# a year's shift of it. "2/29" without a year uses LEAP_YEAR.
+DEFAULT_YEAR = 2002
+LEAP_YEAR = 2004
 # Extra days tried, in the shift's direction, when a coarse date ("2067",
 # "March", "Spring 2067") would come out unchanged.
 _BUMPS = (0, 31, 92, 366, 731)
@@ -52,6 +67,37 @@ _SEASON_DAYS = {
     "fall": (10, 31),
 }
 _SEASON_ALIASES = {"autumn": "fall"}
+# Day of the month for "early/mid/late March".
+_QUALIFIER_DAYS = {"early": 5, "mid": 15, "middle": 15, "late": 25, "end": 28}
+_QUALIFIER_RE = re.compile(
+    r"(?i)\b(early|mid|middle|late|end)(?:\s*-\s*|\s+)(?:of\s+)?$"
+)
+
+# Holidays: name regex -> (month, day) or (month, weekday, n-th; -1 = last).
+_MON, _THU, _SUN = 0, 3, 6
+_HOLIDAYS: List[Tuple[str, Tuple[int, ...]]] = [
+    (r"christmas\s+eve|xmas\s+eve", (12, 24)),
+    (r"christmas(?:\s+day)?|x-?mas(?:\s+day)?", (12, 25)),
+    (r"new\s+year(?:['\u2019]?s)?\s+eve", (12, 31)),
+    (r"new\s+year(?:['\u2019]?s)?(?:\s+day)?", (1, 1)),
+    (r"independence\s+day|fourth\s+of\s+july", (7, 4)),
+    (r"halloween", (10, 31)),
+    (r"valentine(?:['\u2019]?s)?(?:\s+day)?", (2, 14)),
+    (r"veterans(?:['\u2019]|['\u2019]s)?\s+day", (11, 11)),
+    (r"(?:st\.?|saint)\s+patrick(?:['\u2019]?s)?(?:\s+day)?", (3, 17)),
+    (r"juneteenth", (6, 19)),
+    (r"memorial\s+day", (5, _MON, -1)),
+    (r"labou?r\s+day", (9, _MON, 1)),
+    (r"thanksgiving(?:\s+day)?", (11, _THU, 4)),
+    (r"(?:mlk|martin\s+luther\s+king(?:,?\s+jr\.?)?)\s+day", (1, _MON, 3)),
+    (r"presidents(?:['\u2019]|['\u2019]s)?\s+day", (2, _MON, 3)),
+    (r"columbus\s+day", (10, _MON, 2)),
+    (r"mother(?:['\u2019]?s)?\s+day", (5, _SUN, 2)),
+    (r"father(?:['\u2019]?s)?\s+day", (6, _SUN, 3)),
+    (r"easter(?:\s+sunday)?", ()),
+]
+_HOLIDAY_RES = [(re.compile(regex, re.IGNORECASE), rule) for regex, rule in _HOLIDAYS]
+_HOLIDAY_RE = "(?:" + "|".join(regex for regex, _ in _HOLIDAYS) + ")"
 
 _MONTH_RE = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|"
@@ -65,8 +111,10 @@ _SEASON_RE = r"(?:spring|summer|fall|autumn|winter)"
 _ORD_RE = r"(?:st|nd|rd|th)"
 # Boundaries: no letter or digit, and no "<digit><sep>" / "<sep><digit>", so
 # that a part of an invalid date like "02/30/2067" is not taken as a date.
-_B = r"(?<![0-9A-Za-z])(?<![0-9][-/.])"
-_E = r"(?![0-9A-Za-z])(?![-/.][0-9])"
+# A numeric range ("9/14-9/16/2067") may join two dates with a bare hyphen.
+_B = r"(?<![0-9A-Za-z])(?:(?<![0-9][-/.])|(?<=[0-9]-)(?=\d{1,2}/\d))"
+_E = r"(?![0-9A-Za-z])(?:(?![-/.][0-9])|(?=-\d{1,2}/\d))"
+_BW = r"(?<![0-9A-Za-z])"
 
 
 @dataclass
@@ -76,11 +124,20 @@ class _Pattern:
 
 
 def _compile(name: str, body: str) -> _Pattern:
-    return _Pattern(name, re.compile(_B + body + _E, re.IGNORECASE))
+    # Expressions starting with a word ("October 2" in "September 29-October
+    # 2") only need a word boundary before them.
+    start = _B if body.startswith(("(?P<year>", "(?P<month>", "(?P<day>")) else _BW
+    return _Pattern(name, re.compile(start + body + _E, re.IGNORECASE))
 
 
 # Tried in order at each position; the first that parses to a valid date wins.
 _PATTERNS: List[_Pattern] = [
+    # Christmas, Memorial Day 2067, New Year's Day, '08
+    _compile(
+        "holiday",
+        r"(?P<holiday>" + _HOLIDAY_RE + r")"
+        r"(?:(?P<s1>\s*,\s*|\s+of\s+|\s+)(?P<year>\d{4}|'\d{2}))?",
+    ),
     # 2067-09-14, 2067/9/14
     _compile(
         "ymd", r"(?P<year>\d{4})(?P<s1>[-/.])(?P<month>\d{1,2})(?P=s1)(?P<day>\d{1,2})"
@@ -100,6 +157,14 @@ _PATTERNS: List[_Pattern] = [
     ),
     # 20670914
     _compile("ymd8", r"(?P<year>(?:19|20|21)\d{2})(?P<month>[01]\d)(?P<day>[0-3]\d)"),
+    # September 14-16, 2067 / Sept. 14th to 16th
+    _compile(
+        "mdy_name_range",
+        r"(?P<mname>" + _MONTH_RE + r")(?P<dot>\.?)(?P<s1>\s+)"
+        r"(?P<day>\d{1,2})(?P<ord>" + _ORD_RE + r")?(?P<rs>\s*[-\u2013]\s*|\s+to\s+)"
+        r"(?P<day2>\d{1,2})(?P<ord2>" + _ORD_RE + r")?"
+        r"(?:(?P<s2>\s*,\s*|\s+)(?P<year>\d{4}|'\d{2}))?",
+    ),
     # Monday, March 14th, 2067 / Mar. 14 2067 / March 14th / Mar-14-2067
     _compile(
         "mdy_name",
@@ -107,12 +172,12 @@ _PATTERNS: List[_Pattern] = [
         r"(?P<day>\d{1,2})(?P<ord>" + _ORD_RE + r")?"
         r"(?:(?P<s2>\s*,\s*|\s+|\s*-\s*)(?P<year>\d{4}|'\d{2}))?",
     ),
-    # 14 March 2067 / 14th of March / 14-Mar-67 / 14 MAR
+    # 14 March 2067 / 14th of March / 14-Mar-67 / 14 MAR / 12MAR2067 / 12Mar67
     _compile(
         "dmy_name",
-        r"(?P<day>\d{1,2})(?P<ord>" + _ORD_RE + r")?(?P<s1>\s+of\s+|\s*-\s*|\s+)"
+        r"(?P<day>\d{1,2})(?P<ord>" + _ORD_RE + r")?(?P<s1>\s+of\s+|\s*-\s*|\s+|)"
         r"(?P<mname>" + _MONTH_RE + r")(?P<dot>\.?)"
-        r"(?:(?P<s2>\s*,\s*|\s+|\s*-\s*)(?P<year>\d{4}|'?\d{2}))?",
+        r"(?:(?P<s2>\s*,\s*|\s+|\s*-\s*|)(?P<year>\d{4}|'?\d{2}))?",
     ),
     # March 2067 / March of 2067 / Mar-67 / March '08
     _compile(
@@ -142,51 +207,104 @@ _PATTERNS: List[_Pattern] = [
 class _Parsed:
     date: datetime.date
     fields: Dict[str, Tuple[int, int, str]]  # group -> (start, end, text)
+    has_year: bool = False
+    end: Optional[datetime.date] = None  # the last day of a range
 
 
-def shift_date_text(text: str, shift_days: int) -> Optional[str]:
+@dataclass
+class _Found:
+    pattern: _Pattern
+    match: "re.Match[str]"
+    parsed: _Parsed
+    lenient: bool
+
+
+def shift_date_text(
+    text: str, shift_days: int, reference: Optional[datetime.date] = None
+) -> Optional[str]:
     """Shift every date expression in a DATE span and keep its format.
 
     text (str): The span text, e.g. "09/14/2067" or "Monday, March 14th".
     shift_days (int): The patient's date shift (non-zero).
+    reference (Optional[datetime.date]): A date near this one (e.g. the
+        nearest dated mention in the doc), used to pick the year of dates
+        written without one.
     RETURNS (Optional[str]): The shifted text, or None if no date expression
         was found (or a parsed one could not be shifted).
     """
-    pieces: List[str] = []
-    found = False
-    pos = 0
-    last = 0
-    while pos < len(text):
-        match = _match_at(text, pos)
-        if match is None:
-            pos += 1
-            continue
-        pattern, regex_match, parsed = match
-        new = _render_shifted(pattern, regex_match, parsed, shift_days)
-        if new is None:
-            return None
-        pieces.append(text[last : regex_match.start()])
-        pieces.append(new)
-        found = True
-        pos = last = regex_match.end()
+    found = _scan(text)
     if not found:
         return None
+    anchors = [(i, f.parsed.date) for i, f in enumerate(found) if f.parsed.has_year]
+    pieces: List[str] = []
+    last = 0
+    for i, item in enumerate(found):
+        parsed = item.parsed
+        if not parsed.has_year and item.pattern.name != "weekday":
+            before = [date for j, date in anchors if j < i]
+            after = [date for j, date in anchors if j > i]
+            ref = before[-1] if before else (after[0] if after else reference)
+            reparsed = _parse(item.pattern, item.match, ref, item.lenient)
+            if reparsed is None:
+                return None
+            parsed = reparsed
+        new = _render_shifted(item.pattern, item.match, parsed, shift_days)
+        if new is None:
+            return None
+        pieces.append(text[last : item.match.start()])
+        pieces.append(new)
+        last = item.match.end()
     pieces.append(text[last:])
     return "".join(pieces)
 
 
-def _match_at(text: str, pos: int) -> Optional[Tuple[_Pattern, re.Match, _Parsed]]:
-    for pattern in _PATTERNS:
-        match = pattern.regex.match(text, pos)
-        if match is None:
-            continue
-        parsed = _parse(pattern, match)
-        if parsed is not None:
-            return pattern, match, parsed
+def find_anchor(text: str) -> Optional[datetime.date]:
+    """The first date with an explicit year in a DATE span, if any.
+
+    text (str): The span text.
+    RETURNS (Optional[datetime.date]): The (unshifted) date.
+    """
+    for item in _scan(text):
+        if item.parsed.has_year:
+            return item.parsed.date
     return None
 
 
-def _parse(pattern: _Pattern, match: re.Match) -> Optional[_Parsed]:
+def _scan(text: str) -> List[_Found]:
+    found: List[_Found] = []
+    pos = 0
+    while pos < len(text):
+        item = _match_at(text, pos, lenient=False) or _match_at(text, pos, lenient=True)
+        if item is None:
+            pos += 1
+            continue
+        found.append(item)
+        pos = max(item.match.end(), pos + 1)
+    return found
+
+
+def _match_at(text: str, pos: int, lenient: bool) -> Optional[_Found]:
+    for pattern in _PATTERNS:
+        if lenient and pattern.name not in _NUMERIC:
+            continue
+        match = pattern.regex.match(text, pos)
+        if match is None:
+            continue
+        parsed = _parse(pattern, match, None, lenient)
+        if parsed is not None:
+            return _Found(pattern, match, parsed, lenient)
+    return None
+
+
+_NUMERIC = {"ymd", "mdy", "dmy"}
+
+
+def _parse(
+    pattern: _Pattern,
+    match: "re.Match[str]",
+    reference: Optional[datetime.date],
+    lenient: bool = False,
+) -> Optional[_Parsed]:
     groups = {
         name: (match.start(name), match.end(name), value)
         for name, value in match.groupdict().items()
@@ -196,7 +314,17 @@ def _parse(pattern: _Pattern, match: re.Match) -> Optional[_Parsed]:
         # A weekday alone has no date; any date with that weekday will do.
         index = _weekday_index(groups["wday"][2])
         return _Parsed(datetime.date(2001, 1, 1 + index), groups)
-    year = _parse_year(groups["year"][2]) if "year" in groups else REFERENCE_YEAR
+    has_year = "year" in groups
+    year = _parse_year(groups["year"][2]) if has_year else None
+    if pattern.name == "holiday":
+        rule = _holiday_rule(groups["holiday"][2])
+        if year is None:
+            year = _infer_year(reference, lambda y: _holiday_date(rule, y))
+        try:
+            date = _holiday_date(rule, year)
+        except ValueError:
+            return None
+        return _Parsed(date, groups, has_year)
     month, day = 7, 2
     if "month" in groups:
         month = int(groups["month"][2])
@@ -204,46 +332,181 @@ def _parse(pattern: _Pattern, match: re.Match) -> Optional[_Parsed]:
         month = _month_index(groups["mname"][2]) + 1
     elif "season" in groups:
         month, day = _SEASON_DAYS[_season_name(groups["season"][2])]
-        if "year" not in groups:
-            year = REFERENCE_YEAR
     if "day" in groups:
         day = int(groups["day"][2])
     elif "month" in groups or "mname" in groups:
-        day = 15
+        day = _qualifier_day(match)
+    if lenient:
+        month, day = _clamp(month, day, year)
+        if month is None:
+            return None
+    if year is None:
+        if not _valid(LEAP_YEAR, month, day):
+            return None
+        year = _infer_year(reference, lambda y: datetime.date(y, month, day))
     try:
-        return _Parsed(datetime.date(year, month, day), groups)
+        date = datetime.date(year, month, day)
+        end = None
+        if "day2" in groups:
+            end = datetime.date(year, month, int(groups["day2"][2]))
+            if end < date:
+                return None
     except ValueError:
         return None
+    return _Parsed(date, groups, has_year and "year" in groups, end)
+
+
+def _valid(year: int, month: int, day: int) -> bool:
+    try:
+        datetime.date(year, month, day)
+    except ValueError:
+        return False
+    return True
+
+
+def _clamp(month: int, day: int, year: Optional[int]) -> Tuple[Optional[int], int]:
+    """The nearest valid (month, day) for a typo date such as 02/30 or 13/01;
+    (None, day) if it is too far off to be a typo."""
+    if month in (0, 13):
+        month = 1 if month == 0 else 12
+    if not 1 <= month <= 12 or not 0 <= day <= 31:
+        return None, day
+    last = calendar.monthrange(year if year is not None else LEAP_YEAR, month)[1]
+    return month, min(max(day, 1), last)
+
+
+def _infer_year(
+    reference: Optional[datetime.date],
+    make: Callable[[int], datetime.date],
+) -> int:
+    """The year near the reference date that puts the date nearest to it."""
+    if reference is None:
+        candidates = [DEFAULT_YEAR, LEAP_YEAR]
+    else:
+        base = reference.year
+        candidates = [base, base - 1, base + 1]
+        candidates += [y for y in range(base - 4, base + 5) if calendar.isleap(y)]
+    best: Optional[Tuple[int, int]] = None
+    for year in candidates:
+        try:
+            date = make(year)
+        except (ValueError, OverflowError):
+            continue
+        distance = 0 if reference is None else abs((date - reference).days)
+        if best is None or distance < best[0]:
+            best = (distance, year)
+    return best[1] if best is not None else LEAP_YEAR
+
+
+def _qualifier_day(match: "re.Match[str]") -> int:
+    before = match.string[: match.start()]
+    qualifier = _QUALIFIER_RE.search(before[-12:])
+    if qualifier is None:
+        return 15
+    return _QUALIFIER_DAYS[qualifier.group(1).lower()]
+
+
+def _holiday_rule(value: str) -> Tuple[int, ...]:
+    for regex, rule in _HOLIDAY_RES:
+        if regex.fullmatch(value):
+            return rule
+    raise ValueError("Unknown holiday.")
+
+
+def _holiday_date(rule: Tuple[int, ...], year: int) -> datetime.date:
+    if not rule:
+        return _easter(year)
+    if len(rule) == 2:
+        return datetime.date(year, rule[0], rule[1])
+    month, weekday, nth = rule
+    if nth > 0:
+        first = datetime.date(year, month, 1)
+        offset = (weekday - first.weekday()) % 7
+        return first + datetime.timedelta(days=offset + 7 * (nth - 1))
+    last = datetime.date(year, month, calendar.monthrange(year, month)[1])
+    return last - datetime.timedelta(days=(last.weekday() - weekday) % 7)
+
+
+def _easter(year: int) -> datetime.date:
+    """Gregorian Easter Sunday (anonymous Gregorian algorithm)."""
+    a, b, c = year % 19, year // 100, year % 100
+    d, e = divmod(b, 4)
+    f = (b + 8) // 25
+    g = (b - f + 1) // 3
+    h = (19 * a + b - d - g + 15) % 30
+    i, k = divmod(c, 4)
+    la = (32 + 2 * e + 2 * i - h - k) % 7
+    m = (a + 11 * h + 22 * la) // 451
+    month, day = divmod(h + la - 7 * m + 114, 31)
+    return datetime.date(year, month, day + 1)
 
 
 def _render_shifted(
-    pattern: _Pattern, match: re.Match, parsed: _Parsed, shift_days: int
+    pattern: _Pattern, match: "re.Match[str]", parsed: _Parsed, shift_days: int
 ) -> Optional[str]:
     original = match.group()
     sign = 1 if shift_days >= 0 else -1
     for bump in _BUMPS:
         try:
-            new_date = parsed.date + datetime.timedelta(days=shift_days + sign * bump)
+            delta = datetime.timedelta(days=shift_days + sign * bump)
+            new_date = parsed.date + delta
+            new_end = parsed.end + delta if parsed.end is not None else None
         except OverflowError:
             return None
         if pattern.name == "weekday":
             new_date = parsed.date + datetime.timedelta(days=shift_days % 7 or 1)
-        rendered = _render(match, parsed, new_date)
+        if pattern.name == "holiday":
+            return _render_holiday(match, parsed, new_date)
+        rendered = _render(match, parsed, new_date, new_end)
         if rendered.casefold() != original.casefold():
             return rendered
     return None
 
 
-def _render(match: re.Match, parsed: _Parsed, new_date: datetime.date) -> str:
+def _render_holiday(
+    match: "re.Match[str]", parsed: _Parsed, new_date: datetime.date
+) -> str:
+    """A holiday becomes a written date: "Christmas 2067" -> "August 13, 2067"."""
+    name = parsed.fields["holiday"][2]
+    out = _case_like(name, f"{MONTHS[new_date.month - 1]} {new_date.day}")
+    if "year" in parsed.fields:
+        sep = parsed.fields["s1"][2]
+        sep = sep if "," in sep else ", "
+        out += sep + _render_year(parsed.fields["year"][2], new_date)
+    return out
+
+
+def _render(
+    match: "re.Match[str]",
+    parsed: _Parsed,
+    new_date: datetime.date,
+    new_end: Optional[datetime.date] = None,
+) -> str:
     original = match.group()
     base = match.start()
     pad = _zero_padding(parsed.fields)
+    month_text = parsed.fields.get("mname", (0, 0, ""))[2]
     out = []
     last = 0
     for name, (start, end, value) in sorted(parsed.fields.items(), key=_by_start):
         if name in ("month", "day"):
             number = new_date.month if name == "month" else new_date.day
             new = f"{number:02d}" if pad else str(number)
+        elif name == "day2" and new_end is not None:
+            new = f"{new_end.day:02d}" if pad else str(new_end.day)
+            if new_end.month != new_date.month:
+                dot = parsed.fields.get("dot", (0, 0, ""))[2]
+                month = _render_month_name(month_text, new_end, dot)
+                new = month + _render_dot(dot, month_text, new_end) + " " + new
+        elif name == "ord2" and new_end is not None:
+            new = _render_ordinal(value, new_end)
+        elif name == "year" and new_end is not None:
+            new = _render_year(value, new_end)
+        elif name == "dot":
+            new = _render_dot(value, month_text, new_date)
+        elif name == "mname":
+            dot = parsed.fields.get("dot", (0, 0, ""))[2]
+            new = _render_month_name(value, new_date, dot)
         elif name in _RENDERERS:
             new = _RENDERERS[name](value, new_date)
         else:
@@ -253,6 +516,13 @@ def _render(match: re.Match, parsed: _Parsed, new_date: datetime.date) -> str:
         last = end - base
     out.append(original[last:])
     return "".join(out)
+
+
+def _render_dot(dot: str, month_text: str, date: datetime.date) -> str:
+    """Keep an abbreviation's period, but "May" has no abbreviation."""
+    if dot and date.month == 5 and month_text.lower() not in _FULL_MONTHS:
+        return ""
+    return dot
 
 
 def _zero_padding(fields: Dict[str, Tuple[int, int, str]]) -> bool:
@@ -287,11 +557,11 @@ def _render_ordinal(value: str, date: datetime.date) -> str:
     return suffix.upper() if value.isupper() else suffix
 
 
-def _render_month_name(value: str, date: datetime.date) -> str:
+def _render_month_name(value: str, date: datetime.date, dot: str = "") -> str:
     full = MONTHS[date.month - 1]
     if value.lower() in _FULL_MONTHS:
         new = full
-    elif len(value) == 4 and full == "September":
+    elif full == "September" and (len(value) == 4 or dot):
         new = "Sept"
     else:
         new = full[:3]

@@ -7,11 +7,14 @@ values (cities, companies...) come from one shared Faker instance reseeded
 per value.
 """
 
+import datetime
 import random
 import re
-from typing import Callable, Dict, Iterable, List, Optional
+import string
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from faker import Faker
+from faker.providers.address.en_US import Provider as _AddressProvider
 from faker.providers.person.en_US import Provider as _PersonProvider
 
 from ..labels import LABELS, normalize_label
@@ -48,6 +51,7 @@ _LAST: List[str] = list(_PersonProvider.last_names)
 _FIRST_MALE_SET = {name.lower() for name in _FIRST_MALE}
 _FIRST_FEMALE_SET = {name.lower() for name in _FIRST_FEMALE}
 _FIRST_SET = _FIRST_MALE_SET | _FIRST_FEMALE_SET
+_LAST_SET = {name.lower() for name in _LAST}
 
 # Titles and suffixes kept in names. Particles ("de", "van", "Le") are not
 # kept: some are whole surnames.
@@ -76,6 +80,42 @@ _IPV4_RE = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
 _URL_PREFIX_RE = re.compile(r"(?i)^((?:[a-z][a-z0-9+.-]*://)?)((?:www\d?\.)?)")
 _STREET_NUMBER_RE = re.compile(r"^(\d+[A-Za-z]?)(\s+)(\S.*)$")
 _AGE_WORDS_OVER_89 = ("ninety", "hundred")
+# "90s", "90's", "nineties": already an aggregate, kept as it is.
+_AGE_DECADE_RE = re.compile(r"(?i)(?<!\d)(\d*0)\s*['\u2019]?s\b|\bnineties\b")
+# A date span made only of words that could not be read (neutral word).
+DATE_WORD_FALLBACK = "that day"
+_INITIALS_RE = re.compile(r"[A-Z]{1,3}")
+_PO_BOX_RE = re.compile(
+    r"(?i)^(\s*(?:p\.?\s*o\.?|post\s+office)\s*box\s*#?\s*)(\d+)(.*)$"
+)
+_STREET_SUFFIXES = {
+    suffix.lower() for suffix in _AddressProvider.street_suffixes
+} | {
+    "st", "ave", "av", "rd", "blvd", "ln", "dr", "ct", "pl", "ter", "cir", "pkwy",
+    "hwy", "sq", "trl", "way", "aly", "expy", "fwy", "plz", "row", "xing",
+}  # fmt: skip
+_STREET_WORD_RE = re.compile(r"[A-Za-z]+\.?")
+# State name or abbreviation -> abbreviation; ZIP ranges per state.
+# (Faker's abbreviation list has DC, its name list has not.)
+_STATES_BY_ABBR: Dict[str, str] = dict(
+    zip(
+        [abbr for abbr in _AddressProvider.states_abbr if abbr != "DC"],
+        _AddressProvider.states,
+        strict=True,
+    )
+)
+_STATES_BY_ABBR["DC"] = "District of Columbia"
+_STATE_ABBRS: Dict[str, str] = {
+    **{abbr.lower(): abbr for abbr in _STATES_BY_ABBR},
+    **{name.lower(): abbr for abbr, name in _STATES_BY_ABBR.items()},
+}
+_STATE_LIST = sorted(_STATES_BY_ABBR)
+_ZIP_RANGES: Dict[str, Tuple[int, int]] = {
+    abbr: rng
+    for abbr, rng in _AddressProvider.states_postcode.items()
+    if abbr in _STATES_BY_ABBR
+}
+_PHONE_EXT_RE = re.compile(r"(?i)(?<![a-z])(?:extension|ext|x)\.?(?=\s*\d)")
 
 
 class SurrogateGenerator:
@@ -147,6 +187,8 @@ class SurrogateGenerator:
         date_shift: int,
         flags: Iterable[str] = (),
         attempt: int = 0,
+        reference: Optional[datetime.date] = None,
+        names: Optional["NameContext"] = None,
     ) -> str:
         """Return the surrogate for one PHI string.
 
@@ -157,16 +199,27 @@ class SurrogateGenerator:
         flags (Iterable[str]): The span's `phi_flags`.
         attempt (int): Re-derivation counter, used when a surrogate equals
             the original.
+        reference (Optional[datetime.date]): For DATE: the nearest dated
+            mention in the doc, to place dates written without a year.
+        names (Optional[NameContext]): For names: the doc's full names, so
+            that initials match the surrogate names (see `name_context`).
         RETURNS (str): The surrogate.
         """
         label = normalize_label(label)
         if label in ("PATIENT", "DOCTOR"):
-            return self.name(text, patient, attempt)
+            return self.name(text, patient, attempt, names=names)
         if label == "AGE":
             return self.age(text, patient, flags, attempt)
         if label == "DATE":
-            return self.date(text, patient, date_shift, attempt)
-        if label in ("ZIP", "USERNAME") or label in FAMILIES:
+            return self.date(text, patient, date_shift, attempt, reference)
+        if label == "ZIP":
+            return self.zip_code(text, patient, attempt)
+        if label in ("PHONE", "FAX"):
+            value = _phone_value(text)
+        elif label == "STATE":
+            value = "state:" + _state_abbr(text) if _state_abbr(text) else text
+            value = normalize_text(value)
+        elif label == "USERNAME" or label in FAMILIES:
             value = normalize_alnum(text)
         else:
             value = normalize_text(text)
@@ -174,17 +227,31 @@ class SurrogateGenerator:
         method = self._methods.get(label, self._shape)
         return method(text, rng)
 
-    def name(self, text: str, patient: str, attempt: int = 0) -> str:
+    def name(
+        self,
+        text: str,
+        patient: str,
+        attempt: int = 0,
+        names: Optional["NameContext"] = None,
+    ) -> str:
         """Replace each name token, keeping case, punctuation and titles.
 
         The same token gets the same surrogate token for the same patient, so
-        "John Smith", "Mr. Smith" and "SMITH" stay consistent.
+        "John Smith", "Mr. Smith" and "SMITH" stay consistent. Initials ("JS",
+        the "L" of "L. Whalen") become as many capitals; when the doc has the
+        full name (`names`), they are the initials of its surrogate.
         """
         pieces = []
         last = 0
-        for match in _NAME_TOKEN_RE.finditer(text):
+        matches = list(_NAME_TOKEN_RE.finditer(text))
+        for i, match in enumerate(matches):
+            token = match.group()
             pieces.append(text[last : match.start()])
-            pieces.append(self._name_token(match.group(), patient))
+            following = matches[i + 1].group() if i + 1 < len(matches) else None
+            if _is_initials(token):
+                pieces.append(self._initials(token, following, patient, names))
+            else:
+                pieces.append(self._name_token(token, patient))
             last = match.end()
         pieces.append(text[last:])
         out = "".join(pieces)
@@ -195,7 +262,10 @@ class SurrogateGenerator:
         return out
 
     def age(self, text: str, patient: str, flags: Iterable[str], attempt: int) -> str:
-        """Ages over 89 become "90+"; others are kept or moved by a few years."""
+        """Ages over 89 become "90+"; others are kept or moved by a few years
+        (decades such as "40s" by ten). "90s" is kept (already aggregated)."""
+        if is_age_decade_over_89(text):
+            return text
         if is_age_over_89(text, flags):
             return _replace_number(text, AGE_OVER_89_TEXT)
         match = _DIGITS_RE.search(text)
@@ -203,23 +273,57 @@ class SurrogateGenerator:
         if match is None:
             return shape_replace(text, rng)
         age = int(float(match.group()))
-        choices = [n for n in range(max(0, age - 3), min(89, age + 3) + 1) if n != age]
+        if _AGE_DECADE_RE.search(text) and age % 10 == 0:
+            choices = [n for n in (age - 10, age + 10) if 0 < n <= 80] or [10]
+        else:
+            choices = [
+                n for n in range(max(0, age - 3), min(89, age + 3) + 1) if n != age
+            ]
         return _replace_number(text, str(rng.choice(choices)))
 
     def keeps_age(self, text: str, flags: Iterable[str]) -> bool:
-        """Whether an AGE span is kept unchanged (HIPAA allows ages <= 89)."""
+        """Whether an AGE span is kept unchanged (HIPAA allows ages <= 89;
+        "90s" and "nonagenarian" are already aggregated)."""
+        if is_age_decade_over_89(text):
+            return True
         return self.keep_ages_under_90 and not is_age_over_89(text, flags)
 
-    def date(self, text: str, patient: str, date_shift: int, attempt: int = 0) -> str:
-        """Shift the date by the patient's offset, keeping its format; fall
-        back to shape replacement if it can't be parsed."""
+    def date(
+        self,
+        text: str,
+        patient: str,
+        date_shift: int,
+        attempt: int = 0,
+        reference: Optional[datetime.date] = None,
+    ) -> str:
+        """Shift the date by the patient's offset, keeping its format. If it
+        can't be parsed: digits are replaced by shape, and a span made only
+        of words becomes DATE_WORD_FALLBACK (never random letters)."""
         if attempt == 0:
-            shifted = shift_date_text(text, date_shift)
+            shifted = shift_date_text(text, date_shift, reference)
             if shifted is not None:
                 return shifted
+        if not any(char.isdigit() for char in text):
+            return apply_case(text, DATE_WORD_FALLBACK)
         rng = self.rng("DATE", patient, normalize_text(text), attempt)
-        has_digits = any(char.isdigit() for char in text)
-        return shape_replace(text, rng, letters=not has_digits)
+        return shape_replace(text, rng, letters=False)
+
+    def zip_code(self, text: str, patient: str, attempt: int = 0) -> str:
+        """A ZIP code in the surrogate of the original ZIP's state (the same
+        state `STATE` gives for that state), keeping the shape."""
+        rng = self.rng("ZIP", patient, normalize_alnum(text), attempt)
+        match = re.fullmatch(r"(\s*)(\d{5})(.*)", text, flags=re.DOTALL)
+        state = _zip_state(match.group(2)) if match else None
+        if match is None or state is None:
+            return shape_replace(text, rng)
+        low, high = _ZIP_RANGES[self.state_for(state, patient)]
+        new = f"{rng.randint(low, high):05d}"
+        return match.group(1) + new + shape_replace(match.group(3), rng)
+
+    def state_for(self, abbr: str, patient: str, attempt: int = 0) -> str:
+        """The surrogate state (abbreviation) of a state abbreviation."""
+        rng = self.rng("STATE", patient, normalize_text("state:" + abbr), attempt)
+        return rng.choice([other for other in _STATE_LIST if other != abbr])
 
     def _name_token(self, token: str, patient: str) -> str:
         lower = token.lower()
@@ -244,7 +348,34 @@ class SurrogateGenerator:
         return shape_replace(text, rng)
 
     def _phone(self, text: str, rng: random.Random) -> str:
-        return shape_replace(text, rng, keep_words=PHONE_KEEP_WORDS)
+        return phone_surrogate(text, rng)
+
+    def _initials(
+        self,
+        token: str,
+        following: Optional[str],
+        patient: str,
+        names: Optional["NameContext"],
+    ) -> str:
+        """Initials: those of the surrogate full name when the doc has it,
+        else derived capitals (never the same as the original)."""
+        full: Optional[Sequence[str]] = None
+        if names:
+            if len(token) > 1:
+                full = names.get(token)
+            elif following is not None:
+                single = names.get(f"{token} {following.lower()}")
+                full = single[:1] if single else None
+        if full:
+            new = "".join(self._name_token(part, patient)[0] for part in full)
+            if new.upper() != token:
+                return new.upper()
+        for attempt in range(20):
+            rng = derive_rng(self.key, "v1", "NAME", patient, token, str(attempt))
+            new = random_capitals(len(token), rng)
+            if new != token:
+                return new
+        raise ValueError("Could not derive different initials.")
 
     def _room(self, text: str, rng: random.Random) -> str:
         return shape_replace(text, rng, keep_words=ROOM_KEEP_WORDS)
@@ -265,22 +396,46 @@ class SurrogateGenerator:
         return apply_case(text, self._seeded_faker(rng).country())
 
     def _state(self, text: str, rng: random.Random) -> str:
-        faker = self._seeded_faker(rng)
+        abbr = _state_abbr(text)
+        if abbr is not None:
+            # Seeded like `state_for`, so ZIP codes fall in the same state.
+            new = rng.choice([other for other in _STATE_LIST if other != abbr])
+        else:
+            new = rng.choice(_STATE_LIST)
         stripped = text.strip().rstrip(".")
         if len(stripped) == 2 and stripped.isalpha():
-            new = faker.state_abbr(include_territories=False)
             return new if stripped.isupper() else apply_case(stripped, new)
-        return apply_case(text, faker.state())
+        return apply_case(text, _STATES_BY_ABBR[new])
 
     def _street(self, text: str, rng: random.Random) -> str:
-        street = self._seeded_faker(rng).street_name()
+        box = _PO_BOX_RE.match(text)
+        if box is not None:
+            return box.group(1) + _house_number(box.group(2), rng) + box.group(3)
         match = _STREET_NUMBER_RE.match(text)
         if match is None:
-            return apply_case(text, street)
-        number = shape_replace(match.group(1), rng)
-        if number[0] == "0":
-            number = rng.choice("123456789") + number[1:]
-        return number + match.group(2) + apply_case(match.group(3), street)
+            return self._street_name(text, rng)
+        number = _house_number(match.group(1), rng)
+        return number + match.group(2) + self._street_name(match.group(3), rng)
+
+    def _street_name(self, text: str, rng: random.Random) -> str:
+        """Replace the name words of a street, keeping its suffix ("St",
+        "Avenue") and what follows ("Apt 4B": digits replaced)."""
+        words = list(_STREET_WORD_RE.finditer(text))
+        suffix = next(
+            (
+                i
+                for i, word in enumerate(words)
+                if i > 0 and word.group().rstrip(".").lower() in _STREET_SUFFIXES
+            ),
+            None,
+        )
+        faker = self._seeded_faker(rng)
+        if suffix is None:
+            return apply_case(text, faker.street_name())
+        name_end = words[suffix - 1].end()
+        name = apply_case(text[:name_end], faker.last_name())
+        rest = shape_replace(text[name_end:], rng, letters=False)
+        return name + rest
 
     def _hospital(self, text: str, rng: random.Random) -> str:
         stripped = text.strip()
@@ -318,6 +473,18 @@ class SurrogateGenerator:
         return shape_replace(text, rng, hex_letters=True)
 
 
+def is_age_decade_over_89(text: str) -> bool:
+    """Whether an AGE span is a decade over 89 ("90s", "90's", "nineties") or
+    "nonagenarian"/"centenarian": kept as they are."""
+    lower = text.lower()
+    if "nonagenarian" in lower or "centenarian" in lower:
+        return True
+    match = _AGE_DECADE_RE.search(text)
+    if match is None:
+        return False
+    return match.group(1) is None or int(match.group(1)) >= 90
+
+
 def is_age_over_89(text: str, flags: Iterable[str] = ()) -> bool:
     """Whether an AGE span is over 89 (flagged, a number > 89, or "ninety...").
 
@@ -332,6 +499,127 @@ def is_age_over_89(text: str, flags: Iterable[str] = ()) -> bool:
         return float(match.group()) > 89
     lower = text.lower()
     return any(word in lower for word in _AGE_WORDS_OVER_89)
+
+
+# A NameContext maps initials ("JS") to the full name tokens they stand for
+# (("john", "smith")), and "L whalen" (an initial and the next token) to the
+# first name (("laura",)).
+NameContext = Dict[str, Tuple[str, ...]]
+
+
+def name_context(texts: Iterable[str]) -> NameContext:
+    """Collect the initials of the full names in a doc's name spans.
+
+    texts (Iterable[str]): The PATIENT/DOCTOR span texts, in doc order.
+    RETURNS (NameContext): The initials and what they stand for.
+    """
+    context: NameContext = {}
+    for text in texts:
+        tokens = [
+            match
+            for match in _NAME_TOKEN_RE.finditer(text)
+            if match.group().lower() not in NAME_KEEP_WORDS
+        ]
+        run: List[str] = []
+        for i, match in enumerate(tokens):
+            token = match.group()
+            joined = i > 0 and not text[tokens[i - 1].end() : match.start()].strip()
+            if _is_initials(token) or not joined:
+                _add_runs(context, run)
+                run = []
+            if not _is_initials(token):
+                run.append(token.lower())
+        _add_runs(context, run)
+    return context
+
+
+def _add_runs(context: NameContext, run: List[str]) -> None:
+    for size in (2, 3):
+        for start in range(len(run) - size + 1):
+            part = tuple(run[start : start + size])
+            context.setdefault("".join(t[0] for t in part).upper(), part)
+    for first, following in zip(run, run[1:], strict=False):
+        context.setdefault(f"{first[0].upper()} {following}", (first,))
+
+
+def _is_initials(token: str) -> bool:
+    """1-3 capitals that are not a known name ("JS", "L"; not "LEE")."""
+    if not _INITIALS_RE.fullmatch(token):
+        return False
+    lower = token.lower()
+    return len(token) == 1 or (lower not in _FIRST_SET and lower not in _LAST_SET)
+
+
+def phone_surrogate(text: str, rng: random.Random) -> str:
+    """A valid North American number in the same shape.
+
+    The area code and exchange start with 2-9 and are never N11 or 555, so the
+    surrogate looks like a real number (it may be someone's; we do not use
+    the fictional 555-01XX range, which would make surrogates stand out from
+    any real number a detector missed). A leading "+1"/"1" country code is
+    kept, other digits (and an extension, after "x"/"ext") keep their
+    shape. Numbers that are not 7, 10 or 1+10 digits are replaced by shape.
+    """
+    ext = _PHONE_EXT_RE.search(text)
+    main, tail = (text[: ext.start()], text[ext.start() :]) if ext else (text, "")
+    positions = [i for i, char in enumerate(main) if char.isdigit()]
+    digits = [main[i] for i in positions]
+    keep = 1 if len(digits) == 11 and digits[0] == "1" else 0
+    national = len(digits) - keep
+    if national in (7, 10):
+        codes = 1 if national == 7 else 2
+        new = [d for _ in range(codes) for d in _nanp_code(rng)]
+        new += [rng.choice(string.digits) for _ in range(4)]
+    else:
+        new = [rng.choice(string.digits) for _ in range(national)]
+    new = digits[:keep] + new
+    chars = list(main)
+    for i, digit in zip(positions, new, strict=True):
+        chars[i] = digit
+    return "".join(chars) + shape_replace(tail, rng, keep_words=PHONE_KEEP_WORDS)
+
+
+def _nanp_code(rng: random.Random) -> List[str]:
+    """Three digits NXX, N in 2-9, not N11 and not 555."""
+    while True:
+        code = [
+            rng.choice("23456789"),
+            rng.choice(string.digits),
+            rng.choice(string.digits),
+        ]
+        joined = "".join(code)
+        if joined[1:] != "11" and joined != "555":
+            return code
+
+
+def _phone_value(text: str) -> str:
+    """The seed value of a phone number: its national digits and extension,
+    so "+1 617 555 1234" and "(617) 555-1234" get the same surrogate digits."""
+    ext = _PHONE_EXT_RE.search(text)
+    main, tail = (text[: ext.start()], text[ext.start() :]) if ext else (text, "")
+    digits = "".join(char for char in main if char.isdigit())
+    if len(digits) == 11 and digits[0] == "1":
+        digits = digits[1:]
+    return digits + ("x" + normalize_alnum(tail) if tail else "")
+
+
+def _state_abbr(text: str) -> Optional[str]:
+    return _STATE_ABBRS.get(" ".join(text.strip().rstrip(".").lower().split()))
+
+
+def _zip_state(zip5: str) -> Optional[str]:
+    number = int(zip5)
+    for abbr, (low, high) in _ZIP_RANGES.items():
+        if low <= number <= high:
+            return abbr
+    return None
+
+
+def _house_number(number: str, rng: random.Random) -> str:
+    new = shape_replace(number, rng)
+    if new[0] == "0":
+        new = rng.choice("123456789") + new[1:]
+    return new
 
 
 def _replace_number(text: str, new: str) -> str:
@@ -364,4 +652,12 @@ def _hospital_suffix(text: str, rng: random.Random) -> str:
     return rng.choice(HOSPITAL_SUFFIXES)
 
 
-__all__ = ["SurrogateGenerator", "is_age_over_89", "has_alnum", "FAMILIES"]
+__all__ = [
+    "SurrogateGenerator",
+    "is_age_over_89",
+    "is_age_decade_over_89",
+    "has_alnum",
+    "name_context",
+    "phone_surrogate",
+    "FAMILIES",
+]

@@ -8,7 +8,10 @@ Modes: "surrogate" (realistic, consistent values derived from a secret key),
 "redact" (a mask such as "[**]" or "[{label}]") and "tag" ("[DATE]").
 """
 
+import datetime
 import logging
+import os
+import sys
 import warnings
 from pathlib import Path
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
@@ -19,7 +22,9 @@ from spacy.tokens import Doc, Span
 from spacy.util import ensure_path
 
 from ..extensions import get_patient, install_extensions
-from .generators import AGE_OVER_89_TEXT, SurrogateGenerator
+from ..labels import normalize_label
+from .dates import find_anchor
+from .generators import AGE_OVER_89_TEXT, NameContext, SurrogateGenerator, name_context
 from .keys import (
     SOURCE_EPHEMERAL,
     SOURCE_SET,
@@ -35,10 +40,22 @@ logger = logging.getLogger(__name__)
 MODES = ("surrogate", "redact", "tag")
 MAX_ATTEMPTS = 10
 EPHEMERAL_KEY_WARNING = (
-    "phi_surrogates has no secret key (no set_key(), SPACY_DEID_KEY_FILE or "
-    "SPACY_DEID_KEY): using a random key for this run, so surrogates and date "
-    "shifts are only consistent within this run."
+    "spacy-deid: no secret key (set_key(), SPACY_DEID_KEY_FILE or "
+    "SPACY_DEID_KEY): surrogates and date shifts use a random key and are only "
+    "consistent within this run."
 )
+# Shown once per process, whatever the number of components.
+_EPHEMERAL_WARNED = False
+# Frames in these packages are skipped, so the warning points at the code that
+# called the pipeline (or at no file at all, e.g. from the CLI).
+_INTERNAL_DIRS = tuple(
+    os.path.dirname(module.__file__) + os.sep
+    for module in (sys.modules["spacy"], sys.modules["spacy_deid"])
+    if getattr(module, "__file__", None)
+)
+_INTERNAL_PACKAGES = tuple(
+    os.sep + name + os.sep for name in ("thinc", "typer", "click", "importlib")
+) + (os.sep + "runpy.py", "<frozen ")
 
 
 class EphemeralKeyWarning(UserWarning):
@@ -169,12 +186,24 @@ class PhiSurrogates:
         """
         self._warn_if_ephemeral()
         regions = merge_spans(self._get_spans(doc))
-        patient = get_patient(doc) if self.cfg["mode"] == "surrogate" else ""
-        shift = self.date_shift(patient) if self.cfg["mode"] == "surrogate" else 0
+        surrogate_mode = self.cfg["mode"] == "surrogate"
+        patient = get_patient(doc) if surrogate_mode else ""
+        shift = self.date_shift(patient) if surrogate_mode else 0
+        spans = [span for _, _, span, _ in regions]
+        references = date_references(spans) if surrogate_mode else [None] * len(spans)
+        names = name_context(
+            span.text
+            for span in spans
+            if normalize_label(span.label_) in ("PATIENT", "DOCTOR")
+        )
         cache: Dict[Tuple[str, str], str] = {}
         replacements = []
-        for start, end, span, members in regions:
-            new = self._replace(span, members, patient, shift, cache)
+        for (start, end, span, members), reference in zip(
+            regions, references, strict=True
+        ):
+            new = self._replace(
+                span, members, patient, shift, cache, reference=reference, names=names
+            )
             replacements.append((start, end, new))
             for member in members:
                 if member.start_char == start and member.end_char == end:
@@ -196,8 +225,8 @@ class PhiSurrogates:
 
     def date_shift(self, patient: str) -> int:
         """The patient's date shift in days: +/- [date_shift_min,
-        date_shift_max], never a multiple of 7 when the range allows it (so
-        weekdays change).
+        date_shift_max], never a multiple of 7 (so weekdays change) nor 365 or
+        366 days when the range allows it.
 
         patient (str): The patient id.
         RETURNS (int): The shift.
@@ -205,8 +234,12 @@ class PhiSurrogates:
         low, high = self.cfg["date_shift_min"], self.cfg["date_shift_max"]
         seed = derive_seed(self._key, "v1", "DATE_SHIFT", patient)
         size = seed % (high - low + 1) + low
-        if size % 7 == 0 and high > low:
-            size = size + 1 if size + 1 <= high else size - 1
+        # Avoid multiples of 7 (weekdays would not change) and whole years
+        # (a date without a year would come out unchanged and be bumped,
+        # breaking its interval with the patient's other dates).
+        allowed = [n for n in range(low, high + 1) if n % 7 and n not in (365, 366)]
+        if allowed and size not in allowed:
+            size = min(allowed, key=lambda n: (abs(n - size), -n))
         sign = 1 if (seed >> 128) % 2 else -1
         return sign * size
 
@@ -231,15 +264,33 @@ class PhiSurrogates:
         patient: str,
         shift: int,
         cache: Dict[Tuple[str, str], str],
+        reference: Optional[datetime.date] = None,
+        names: Optional[NameContext] = None,
     ) -> str:
         flags = sorted({flag for m in members for flag in (m._.phi_flags or ())})
-        cache_key = (span.label_, span.text + "\x00" + ",".join(flags))
+        extra = "\x00".join([",".join(flags), str(reference)])
+        cache_key = (span.label_, span.text + "\x00" + extra)
         if cache_key not in cache:
-            cache[cache_key] = self._make(span.label_, span.text, patient, shift, flags)
+            cache[cache_key] = self._make(
+                span.label_,
+                span.text,
+                patient,
+                shift,
+                flags,
+                reference=reference,
+                names=names,
+            )
         return cache[cache_key]
 
     def _make(
-        self, label: str, text: str, patient: str, shift: int, flags: List[str]
+        self,
+        label: str,
+        text: str,
+        patient: str,
+        shift: int,
+        flags: List[str],
+        reference: Optional[datetime.date] = None,
+        names: Optional[NameContext] = None,
     ) -> str:
         mode = self.cfg["mode"]
         if mode == "tag":
@@ -248,7 +299,9 @@ class PhiSurrogates:
         if mode == "redact":
             return mask
         try:
-            return self._surrogate(label, text, patient, shift, flags)
+            return self._surrogate(
+                label, text, patient, shift, flags, reference=reference, names=names
+            )
         except Exception as err:  # fail closed, never fall back to the text
             logger.warning(
                 "phi_surrogates: could not build a %s surrogate (%s); redacted.",
@@ -258,7 +311,14 @@ class PhiSurrogates:
             return mask
 
     def _surrogate(
-        self, label: str, text: str, patient: str, shift: int, flags: List[str]
+        self,
+        label: str,
+        text: str,
+        patient: str,
+        shift: int,
+        flags: List[str],
+        reference: Optional[datetime.date] = None,
+        names: Optional[NameContext] = None,
     ) -> str:
         generator = self._generator
         if label == "AGE":
@@ -271,7 +331,14 @@ class PhiSurrogates:
                 return new
         for attempt in range(MAX_ATTEMPTS):
             new = generator.generate(
-                label, text, patient, date_shift=shift, flags=flags, attempt=attempt
+                label,
+                text,
+                patient,
+                date_shift=shift,
+                flags=flags,
+                attempt=attempt,
+                reference=reference,
+                names=names,
             )
             if new.casefold() != text.casefold():
                 return new
@@ -286,11 +353,17 @@ class PhiSurrogates:
         return list(doc.spans[key])
 
     def _warn_if_ephemeral(self) -> None:
+        global _EPHEMERAL_WARNED
         if self._warned or self.cfg["mode"] != "surrogate":
             return
         if self._key_source == SOURCE_EPHEMERAL:
             self._warned = True
-            warnings.warn(EPHEMERAL_KEY_WARNING, EphemeralKeyWarning, stacklevel=3)
+            if _EPHEMERAL_WARNED:
+                return
+            _EPHEMERAL_WARNED = True
+            warnings.warn(
+                EPHEMERAL_KEY_WARNING, EphemeralKeyWarning, stacklevel=_caller_level()
+            )
 
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
         """Serialize the settings (never the key).
@@ -338,6 +411,57 @@ class PhiSurrogates:
         validate_config(new_cfg)
         self.cfg = new_cfg
         self._set_key(self._key)
+
+
+def reset_ephemeral_warning() -> None:
+    """Let the next keyless component warn again (for tests)."""
+    global _EPHEMERAL_WARNED
+    _EPHEMERAL_WARNED = False
+
+
+def _caller_level() -> int:
+    """The `stacklevel` of the first frame outside spaCy, spacy-deid and the
+    CLI machinery: the user's call to the pipeline. When there is none (the
+    CLI), a level past the stack, so no source file or line is printed."""
+    frame = sys._getframe(1)  # _warn_if_ephemeral
+    level = 1
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        internal = filename.startswith(_INTERNAL_DIRS) or any(
+            part in filename for part in _INTERNAL_PACKAGES
+        )
+        if not internal:
+            return level
+        frame = frame.f_back
+        level += 1
+    return level + 1
+
+
+def date_references(spans: List[Span]) -> List[Optional[datetime.date]]:
+    """For each span, the reference date for DATE spans written without a
+    year: the date of the nearest preceding DATE span that has a year, else
+    the nearest following one, else None.
+
+    spans (List[Span]): The regions' spans, in doc order.
+    RETURNS (List[Optional[datetime.date]]): One reference per span.
+    """
+    anchors: List[Optional[datetime.date]] = [
+        find_anchor(span.text) if normalize_label(span.label_) == "DATE" else None
+        for span in spans
+    ]
+    references: List[Optional[datetime.date]] = []
+    previous: Optional[datetime.date] = None
+    for anchor in anchors:
+        references.append(previous)
+        if anchor is not None:
+            previous = anchor
+    following: Optional[datetime.date] = None
+    for i in range(len(anchors) - 1, -1, -1):
+        if references[i] is None:
+            references[i] = following
+        if anchors[i] is not None:
+            following = anchors[i]
+    return references
 
 
 def validate_config(cfg: Dict[str, Any]) -> None:

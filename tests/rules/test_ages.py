@@ -36,6 +36,11 @@ POSITIVES = [
     ("age.decade", "in her 80s", "80s", False),
     ("age.decade", "in his early 90's", "90's", True),
     ("age.over_89_word", "a nonagenarian", "nonagenarian", True),
+    # A bound over 89 is still flagged (HIPAA).
+    ("age.cued", "age 90-95", "90", True),
+    ("age.cued", "Age: 45, single", "45", False),
+    ("age.sex_header", "Hx:\r68M with CHF", "68", False),
+    ("age.sex_header", "Hx:\r\n68M with CHF", "68", False),
 ]
 
 NEGATIVES = [
@@ -56,6 +61,13 @@ NEGATIVES = [
     "turned 2 times",
     "died at 3 am",
     "died at 0400",
+    # Age ranges and bounds under 90 describe a population, not the patient.
+    "age 45-65 screening",
+    "colonoscopy for age 45 - 75",
+    "age 50 to 75",
+    "age 65 and older",
+    "age 65 years and over",
+    "age 50+",
     "BP 120/80 M",
     "(3 x 4 cm)",
     "(5 days)",

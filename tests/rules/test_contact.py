@@ -34,6 +34,10 @@ POSITIVES = [
     ("fax.cued", "Fax failed to 404 804 4626 by", "404 804 4626", "FAX"),
     ("fax.cued", "fax to Good Sam pharmacy, (207) 833-1785", "(207) 833-1785", "FAX"),
     ("fax.cued", "Fax:\n351-839-4106 Provider", "351-839-4106", "FAX"),
+    ("fax.cued", "Fax:\r\n351-839-4106 Provider", "351-839-4106", "FAX"),
+    ("fax.cued", "Fax:\r351-839-4106 Provider", "351-839-4106", "FAX"),
+    ("phone.us_sep", "617-555-0142x12", "617-555-0142x12", "PHONE"),
+    ("phone.us_sep", "call 617-555-0142X12.", "617-555-0142X12", "PHONE"),
     ("fax.cued", "Phone 781-979-2836FAX 713 343 7644", "713 343 7644", "FAX"),
     ("phone.cued", "phone 713-5896872 PCP", "713-5896872", "PHONE"),
     ("phone.cued", "Phone 401/345-9475", "401/345-9475", "PHONE"),
@@ -131,6 +135,17 @@ def test_fax_beats_phone(find_doc):
 def test_fax_recipient_is_no_phone_cue(find):
     text = "Fax: none, phone 617-555-1212"
     assert find(text) == [("617-555-1212", "PHONE")]
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_fax_line_any_line_ending(find, newline):
+    text = f"Tel: 617-555-1212{newline}Fax:{newline}617-555-0199{newline}"
+    assert find(text) == [("617-555-1212", "PHONE"), ("617-555-0199", "FAX")]
+
+
+def test_glued_extension_is_one_phone(find_doc):
+    doc = find_doc("Tel 617-555-0142x12")
+    assert [(e.text, e.label_) for e in doc.ents] == [("617-555-0142x12", "PHONE")]
 
 
 def test_email_not_url(find):

@@ -63,6 +63,61 @@ POSITIVES = [
     ("date.season_year", "fall of '08", "fall of '08"),
     ("date.holiday", "over Christmas", "Christmas"),
     ("date.holiday", "after Thanksgiving", "Thanksgiving"),
+    ("date.holiday", "over Christmas 2067 with", "Christmas 2067"),
+    ("date.holiday", "Memorial Day", "Memorial Day"),
+    ("date.holiday", "New Year's Day", "New Year's Day"),
+    ("date.holiday", "New Year\u2019s Eve", "New Year\u2019s Eve"),
+    ("date.holiday", "Xmas", "Xmas"),
+    # Month/day without a classic cue.
+    ("date.md_context", "Mon 9/14", "9/14"),
+    ("date.md_context", "Tuesday, 9/15 seen", "9/15"),
+    ("date.md_context", "f/u 9/14.", "9/14"),
+    ("date.md_context", "Labs 9/14:", "9/14"),
+    ("date.md_context", "RTC 10/2", "10/2"),
+    ("date.md_context", "follow-up 12/1 with PCP", "12/1"),
+    ("date.md_cued", "on 9/14", "9/14"),
+    ("date.md_cued", "since 9/14", "9/14"),
+    ("date.md_time", "9/14 at 0800", "9/14"),
+    ("date.md_time", "9/14 @ 8:30 pm", "9/14"),
+    ("date.md_time", "9/14 2pm", "9/14"),
+    ("date.md_time", "drawn 9/14 at 0800.", "9/14"),
+    ("date.md_time", "9/14 08:00:00 event", "9/14"),
+    # Ranges: each end of a numeric range is its own DATE.
+    ("date.range_start", "Admitted 9/14/2067-9/16/2067 for CHF.", "9/14/2067"),
+    ("date.range_end", "Admitted 9/14/2067-9/16/2067 for CHF.", "9/16/2067"),
+    ("date.range_start", "9/14-9/16/2067", "9/14"),
+    ("date.range_end", "9/14-9/16/2067", "9/16/2067"),
+    ("date.range_end", "9/14 \u2013 9/16/67", "9/16/67"),
+    ("date.md_range_start", "from 9/14-9/16.", "9/14"),
+    ("date.md_range_end", "from 9/14-9/16.", "9/16"),
+    ("date.md_range_end", "Mon 9/14 - 9/16 inpatient", "9/16"),
+    # A range with one month name is one span.
+    ("date.month_day_range", "September 14-16, 2067", "September 14-16, 2067"),
+    ("date.month_day_range", "from Sep 14 - 16 inpatient", "Sep 14 - 16"),
+    ("date.day_range_month", "14-16 Sep 2067", "14-16 Sep 2067"),
+    ("date.day_range_month", "on 14\u201316 March.", "14\u201316 March"),
+    # More shapes.
+    ("date.day_month_year", "12Mar67", "12Mar67"),
+    ("date.day_month_year", "12MAR2067", "12MAR2067"),
+    ("date.day_month_year", "12-Mar-2067", "12-Mar-2067"),
+    ("date.month_cued", "seen mid-March", "March"),
+    ("date.month_year", "early March 2067", "March 2067"),
+]
+
+# Date-shaped strings with an impossible month or day: tagged (fail closed)
+# and flagged INVALID_DATE when the shape is unambiguous.
+INVALID = [
+    ("date.mdy_slash", "DOB 02/30/2067.", "02/30/2067"),
+    ("date.mdy_slash", "13/13/2067", "13/13/2067"),
+    ("date.mdy_slash", "2/31/2067", "2/31/2067"),
+    ("date.mdy_slash", "13/14/2067", "13/14/2067"),
+    ("date.mdy_slash", "31/02/2067", "31/02/2067"),
+    ("date.mdy_dash", "02-30-2067", "02-30-2067"),
+    ("date.ymd", "2067-02-30", "2067-02-30"),
+    ("date.month_day_year", "Sept 31, 2067", "Sept 31, 2067"),
+    ("date.day_month_year", "31 Sept 2067", "31 Sept 2067"),
+    ("date.month_day", "on Feb 30 we", "Feb 30"),
+    ("date.month_day_range", "Feb 28-30, 2067", "Feb 28-30, 2067"),
 ]
 
 NEGATIVES = [
@@ -110,8 +165,12 @@ NEGATIVES = [
     "She will march",
     "Will",
     "13/45",
-    "2/31/2067",  # not a calendar date
-    "13/14/2067",
+    "2/31/67",  # not a calendar date, and a short shape: validated
+    "2/31",
+    "since 2/31",
+    "45/60/2067",
+    "13/45/2067",
+    "02/30/1700",
     "1/2000 dilution",
     "C5-6",
     "L4-5",
@@ -125,7 +184,26 @@ NEGATIVES = [
     "in 2/3 of patients",
     "10-12-15 reps",
     "in 1950 patients",
-    "31/02/2067",
+    "31/02/67",
+    "March 45, 2067",
+    # Fractions and scores without a date cue.
+    "f/u 1/2 tab",
+    "repeat 5/5 strength",
+    "Labs: BUN/Cr 12/1",
+    "Labs 2/3 of normal",
+    "pain 3/10 at 0800",
+    "1/2 at 0800",
+    "grade 3/6 at 0800",
+    "strength 5/5 at 0800",
+    "BP 110/70 at 0800",
+    "BP 120/80-130/90",
+    "1/2-3/4 tab",
+    "from 1/2-3/4 tab",
+    "on 5/5-5/7 strength",
+    "reduced to 1/2-2/3 of dose",
+    "strength 4/5-5/5",
+    "2-3 May be",
+    "3 May be needed",
     "20671399",
     "12345678",
     "05/10 pain",
@@ -149,6 +227,42 @@ def test_dates_negative(find, text):
 def test_date_range(find):
     found = find("from 3/14/2067 to 3/20/2067")
     assert found == [("3/14/2067", "DATE"), ("3/20/2067", "DATE")]
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("Admitted 9/14/2067-9/16/2067 for CHF.", ["9/14/2067", "9/16/2067"]),
+        ("9/14-9/16/2067", ["9/14", "9/16/2067"]),
+        ("9/14/2067 - 9/16/2067", ["9/14/2067", "9/16/2067"]),
+        ("September 14-16, 2067", ["September 14-16, 2067"]),
+        ("14-16 Sep 2067", ["14-16 Sep 2067"]),
+        ("from 9/14-9/16.", ["9/14", "9/16"]),
+    ],
+)
+def test_date_range_leaves_nothing_behind(find, text, expected):
+    assert find(text) == [(span, "DATE") for span in expected]
+
+
+def test_weekday_and_date_are_two_spans(find):
+    assert find("Mon 9/14") == [("Mon", "DATE"), ("9/14", "DATE")]
+
+
+def test_holiday_keeps_its_year(find):
+    assert find("Christmas 2067") == [("Christmas 2067", "DATE")]
+
+
+@pytest.mark.parametrize("pattern_id,text,span", INVALID)
+def test_invalid_date_fails_closed(find_doc, pattern_id, text, span):
+    doc = find_doc(text, pattern_id=pattern_id)
+    assert [(e.text, e._.phi_flags) for e in doc.ents] == [(span, ["INVALID_DATE"])]
+    ents = [e for e in find_doc(text).ents if e.label_ == "DATE"]
+    assert [(e.text, e._.phi_flags) for e in ents] == [(span, ["INVALID_DATE"])]
+
+
+@pytest.mark.parametrize("text", ["14/05/1996", "09/14/2067", "March 14, 2067"])
+def test_valid_date_is_not_flagged(find_doc, text):
+    assert [e._.phi_flags for e in find_doc(text).ents] == [None]
 
 
 def test_longest_date_wins(find):

@@ -74,6 +74,25 @@ POSITIVES = [
     ("name.credential", "Mary Jones RN", "Mary Jones", "DOCTOR"),
     ("name.credential", "Tom Lee, PA-C", "Tom Lee", "DOCTOR"),
     ("name.credential", "Kim Park, NP", "Kim Park", "DOCTOR"),
+    # Line endings other than "\n" (every case also runs in test_line_endings).
+    ("name.doctor_title", "cc: Dr.\r\nLucas Whalen", "Lucas Whalen", "DOCTOR"),
+    ("name.doctor_title", "cc: Dr.\rLucas Whalen", "Lucas Whalen", "DOCTOR"),
+    (
+        "name.patient_header",
+        "Patient: Hendrickson, Ora\r\nMRN: 7194334",
+        "Hendrickson, Ora",
+        "PATIENT",
+    ),
+    (
+        "name.patient_header",
+        "x\rPatient: Hendrickson, Ora\rMRN: 7194334",
+        "Hendrickson, Ora",
+        "PATIENT",
+    ),
+    # A brand word after a title is a name when another name word follows.
+    ("name.doctor_title", "Dr. Pepper Smith", "Pepper Smith", "DOCTOR"),
+    ("name.doctor_title", "Dr. Scholl", "Scholl", "DOCTOR"),
+    ("name.patient_title", "Mr. Dashwood", "Dashwood", "PATIENT"),
 ]
 
 NEGATIVES = [
@@ -112,6 +131,19 @@ NEGATIVES = [
     "sister, Parkinson's, ",
     "his mother Alzheimer's",
     "Bill was paid",
+    "Dr.\r\n\r\nSmith",  # a blank line in between
+    "Dr.\r\rSmith",
+    # Brands that read as a title and a surname.
+    "Mr. Coffee",
+    "drinks a Mr. Coffee brew",
+    "Mrs. Dash",
+    "Mrs. Dash seasoning",
+    "Dr. Pepper",
+    "DR. PEPPER",
+    "a can of Dr. Pepper, then",
+    "Dr. Scholl's",
+    "Dr. Scholl\u2019s inserts",
+    "Mrs. Butterworth's",
 ]
 
 
@@ -128,6 +160,13 @@ def test_names_negative(find, text):
 
 def test_name_does_not_cross_newline(find):
     assert find("Dr. Smith\nPlan: rest") == [("Smith", "DOCTOR")]
+
+
+@pytest.mark.parametrize("newline", ["\r\n", "\r"])
+def test_name_does_not_cross_any_line_break(find, newline):
+    assert find(f"Dr. Smith{newline}Plan: rest") == [("Smith", "DOCTOR")]
+    text = f"Patient: Hendrickson, Ora{newline}Plan"
+    assert find(text) == [("Hendrickson, Ora", "PATIENT")]
 
 
 def test_title_and_credential_agree(find):

@@ -7,6 +7,8 @@ import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from spacy_deid.surrogates.replacer import reset_ephemeral_warning
+
 KEY = b"spacy-deid-test-key-0123456789"
 OTHER_KEY = b"another-test-key-abcdefghijklmn"
 
@@ -15,6 +17,7 @@ OTHER_KEY = b"another-test-key-abcdefghijklmn"
 def _no_env_key(monkeypatch):
     monkeypatch.delenv("SPACY_DEID_KEY", raising=False)
     monkeypatch.delenv("SPACY_DEID_KEY_FILE", raising=False)
+    reset_ephemeral_warning()  # the key warning is shown once per process
 
 
 def make_nlp(key: Optional[bytes] = KEY, **config) -> Language:

@@ -57,13 +57,13 @@ def test_coarse_dates_always_change(text, shift):
     assert new is not None and new != text
 
 
-@pytest.mark.parametrize("text", ["Christmas", "02/30/2067", "2067-13-01", "q4"])
+@pytest.mark.parametrize("text", ["q4", "the 3rd", "Yom Kippur", "45/67/89"])
 def test_unparseable_returns_none(text):
     assert shift_date_text(text, 10) is None
 
 
-@pytest.mark.parametrize("text", ["Christmas", "02/30/2067", "the 3rd", "Xmas '67x"])
-def test_unparseable_falls_back_to_shape(text, nlp):
+@pytest.mark.parametrize("text", ["the 3rd", "wk 33", "45/67/89"])
+def test_unparseable_with_digits_falls_back_to_shape(text, nlp):
     doc = deidentify(nlp, f"Seen {text} .", [(text, "DATE")])
     new = doc.ents[0]._.surrogate
     assert new != text and len(new) == len(text)

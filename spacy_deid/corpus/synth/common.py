@@ -232,25 +232,24 @@ SOCIAL = group(
         "common.sh.narr",
         "<Lives|Currently lives|Resides> <with {rel}|alone|in an assisted living "
         "facility> <in|outside of|near> {city}[, {state}].",
-        "<Works as|Employed as|Retired> {prof:a}[ <at|for|with> {org:emp}].",
+        "{Pro} {job}.",
         "<Originally from|Born and raised in|Grew up in> <{hometown}|{country}>.",
         "<Former smoker, quit {year}|Never smoker|Smokes 1/2 ppd|Quit tobacco in "
         "{year}>. <No EtOH|Occasional EtOH|2-3 beers/day|Denies drugs>.",
         "<Enjoys|Likes> <walking at {landmark}|fishing on {landmark}|church at "
-        "{org}|volunteering at {org}|gardening>.",
+        "{org:church}|volunteering at {org:charity}|gardening>.",
     ),
     fam(
         "common.sh.terse",
         "<Tob|Tobacco|Smoking>: <neg|former|current 1ppd|quit {year}>",
         "<EtOH|Alcohol>: <social|none|heavy, last drink {weekday}>",
-        "<Occ|Occupation|Work>: <{prof}|retired {prof}|disabled|unemployed>"
-        "[ ({org:emp})]",
+        "<Occ|Occupation|Work>: {job:terse}",
         "<Lives w/|Home>: <{relrole} {relname}|alone|{rel}>[, {city}]",
         "<Drugs|IVDU|Illicits>: <denies|remote cocaine|marijuana>",
     ),
     fam(
         "common.sh.family",
-        "<Married|Widowed|Divorced|Single>[, <2|3|4> children].",
+        "{marital}.",
         "{Poss} {relrole} {relname} <is|works as> {relprof:a}[ and lives in "
         "{city:any}].",
         "<HCP|Health care proxy|Emergency contact> is {rel}[ ({relphone})].",
@@ -260,8 +259,7 @@ SOCIAL = group(
         "<Emigrated|Moved> from {country} <in|around> {year}[ with {rel}].",
         "<Speaks|Primary language is> <Spanish|Portuguese|Haitian Creole|"
         "Vietnamese|Cantonese|Russian>; <interpreter|daughter> used.",
-        "<Worked|Was working> as {prof:a} <in|back in> {country}; now works at "
-        "{org:emp}.",
+        "<Worked|Was working> as {prof:a} <in|back in> {country}; {pro} {job:now}.",
         dev=True,
     ),
 )

@@ -8,10 +8,13 @@ from . import data
 from .builder import NoteBuilder
 from .families import Family
 from .grammar import Seq, parse
-from .patients import Profile, Relative, StaffPool
+from .patients import CHILD_ROLES, Profile, Relative, StaffPool, add_relative
 from .values import Address, Hospital, Person, Values
 
 SlotFn = Callable[["NoteContext", str], None]
+# Family groups used by several kinds: in the dev split even the withheld kinds
+# take their withheld families, so dev prose is unseen in train.
+SHARED_PREFIXES = frozenset(("prose", "common"))
 SLOTS: Dict[str, SlotFn] = {}
 STARRABLE = frozenset(
     (
@@ -72,6 +75,7 @@ class NoteContext:
         self.other_addr: Optional[Address] = None
         self.consultant: Optional[Person] = None
         self.star_rate = 0.15 if rng.random() < 0.07 else 0.0
+        self._vent: Optional[bool] = None
 
     # -- families ---------------------------------------------------------
     def options(self, fams: Sequence[Family]) -> List[Family]:
@@ -79,7 +83,8 @@ class NoteContext:
         train = [f for f in fams if not f.dev]
         if self.split == "train":
             return train
-        if self.split == "dev" and not self.dev_kind:
+        shared = fams[0].id.split(".")[0] in SHARED_PREFIXES
+        if self.split == "dev" and (shared or not self.dev_kind):
             return [f for f in fams if f.dev] or train
         return list(fams)
 
@@ -102,6 +107,7 @@ class NoteContext:
         for i, frame in enumerate(chosen):
             if i:
                 self.add(sep)
+            self.rel = None  # a frame's relative slots refer to one person
             self.t(frame)
 
     # -- text -----------------------------------------------------------
@@ -183,10 +189,39 @@ class NoteContext:
             return self.doc
         return self.staff.pick()
 
-    def relative(self) -> Relative:
-        """A (new) current relative."""
-        self.rel = self.choice(self.p.relatives)
+    def relative(self, kind: str = "") -> Relative:
+        """A (new) current relative; `kind` `young`: a child or grandchild."""
+        rels = self.p.relatives
+        if kind == "young":
+            young = [r for r in rels if r.role in CHILD_ROLES and r.age < 30]
+            if not young:
+                age = self.p.age_at(self.p.start)
+                roles = (
+                    ("son", "daughter", "grandson", "granddaughter")
+                    if age >= 45
+                    else ("niece", "nephew", "son", "daughter", "brother", "sister")
+                )
+                new = add_relative(self.p, self.v, self.rng, roles)
+                young = [new] if new is not None else []
+            if young:
+                self.rel = self.choice(young)
+                return self.rel
+        self.rel = self.choice(rels)
         return self.rel
+
+    def rel_age(self, rel: Relative) -> int:
+        """A relative's age on the note date."""
+        return rel.age + max((self.date - self.p.start).days, 0) // 365
+
+    def age(self) -> int:
+        """The patient's age on the note date."""
+        return self.p.age_at(self.date)
+
+    def vented(self) -> bool:
+        """Whether the patient is on a ventilator in this note (ICU notes)."""
+        if self._vent is None:
+            self._vent = self.kind == "icu_nursing" and self.chance(0.5)
+        return self._vent
 
 
 def poss(ctx: NoteContext) -> str:

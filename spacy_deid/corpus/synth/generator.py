@@ -7,6 +7,7 @@ import srsly
 
 from .. import types
 from . import prose, slots  # noqa: F401  (register slot fillers)
+from .builder import Segment
 from .context import NoteContext
 from .kinds import DEV_KINDS, KINDS, TRAIN_KINDS
 from .noise import apply_noise, sample_profile
@@ -14,6 +15,7 @@ from .patients import StaffPool, make_profile, note_dates
 from .values import Values
 
 SPLITS = ("train", "dev", "all")
+CRLF_RATE = 0.15
 
 
 def _kinds_for(split: str) -> List[str]:
@@ -39,6 +41,7 @@ def generate(
     kinds: Optional[Iterable[str]] = None,
     noise: bool = True,
     max_notes_per_patient: int = 5,
+    crlf_rate: float = CRLF_RATE,
 ) -> Iterator[types.Note]:
     """Yield `n` synthetic annotated notes.
 
@@ -49,6 +52,8 @@ def generate(
     kinds (Iterable[str]): Restrict to these note kinds (default: the split's).
     noise (bool): Apply typos, wraps, glued tokens, case changes.
     max_notes_per_patient (int): Upper bound of a patient's note set size.
+    crlf_rate (float): Share of notes exported with `\\r\\n` line endings (a
+        fifth of those mix `\\r\\n` and `\\n`, as pasted exports do); 0 for none.
     """
     if split not in SPLITS:
         raise ValueError(f"split must be one of {SPLITS}, got {split!r}")
@@ -83,6 +88,7 @@ def generate(
                 date,
                 split,
                 noise,
+                crlf_rate,
             )
 
 
@@ -96,6 +102,7 @@ def _make_note(
     date,
     split: str,
     noise: bool,
+    crlf_rate: float = 0.0,
 ) -> types.Note:  # noqa: ANN001
     spec = KINDS[kind]
     ctx = NoteContext(kind, rng, values, staff, profile, date, split, spec.dev)
@@ -108,6 +115,11 @@ def _make_note(
         features = prof.features()
     if ctx.star_rate:
         features.append("stars")
+    eol = rng.random()
+    if eol < crlf_rate:
+        mixed = eol < crlf_rate / 5
+        segs = crlf(segs, rng if mixed else None)
+        features.append("crlf_mixed" if mixed else "crlf")
     ctx.b.segments = segs
     text, spans = ctx.b.build()
     stripped = text.rstrip()
@@ -121,6 +133,25 @@ def _make_note(
         "source": "synth",
     }
     return types.Note(id=nid, text=stripped, spans=spans, patient=profile.id, meta=meta)
+
+
+def crlf(segs: List[Segment], rng: Optional[Random] = None) -> List[Segment]:
+    """Line endings as `\\r\\n` (with `rng`: each line ending by a coin flip).
+
+    Only non-PHI segments hold line breaks, so spans stay exact.
+    """
+    out = []
+    for seg in segs:
+        text = seg.text
+        if seg.label is None and "\n" in text:
+            if rng is None:
+                text = text.replace("\n", "\r\n")
+            else:
+                text = "".join(
+                    "\r\n" if ch == "\n" and rng.random() < 0.5 else ch for ch in text
+                )
+        out.append(Segment(text, seg.label))
+    return out
 
 
 def write_jsonl(notes: Iterable[types.Note], path: str) -> int:

@@ -78,6 +78,74 @@ PROSE = group(
         "<Low salt|Cardiac|Diabetic|"
         "Renal> diet. <May|Can> resume <activity|driving|work> as tolerated.",
     ),
+    fam(
+        "prose.course",
+        "<Diuresed|Diuresis continued> with {med}<, net negative 1-2 L/day| with "
+        "improvement in edema|>.",
+        "<Blood cultures|Urine culture|Sputum culture> <grew pan-sensitive E. coli|"
+        "showed no growth at 48h|were negative|grew MSSA>.",
+        "<Transitioned|Switched> to {med} prior to discharge.",
+        "<Tolerated|Advanced to> <a regular|a cardiac|a clear liquid|a diabetic> "
+        "diet[ without difficulty].",
+        "<Pain|Symptoms> <well controlled|improved> on {med}.",
+        "<Hemodynamically|Clinically> stable <throughout the admission|for 24 hours "
+        "prior to discharge|after transfer to the floor>.",
+        "PT <recommended|evaluated and recommended> <home with services|acute "
+        "rehab|home without services|short-term rehab>.",
+        "Electrolytes <were |>repleted <as needed|PRN>[; {labs}].",
+        "<Telemetry|Tele> <showed no events|notable for brief runs of NSVT|with "
+        "occasional PVCs>.",
+    ),
+    fam(
+        "prose.hpi",
+        "Symptoms <began|started> <2 days|1 week|several hours|3 weeks> prior to "
+        "presentation.",
+        "<Pain|Discomfort> is <sharp|dull|pressure-like|burning>, <8/10|5/10|6/10>, "
+        "<radiating to the L arm|non-radiating|radiating to the back>[, <worse with "
+        "exertion|worse with deep breaths|worse after meals>].",
+        "<Associated with|No associated> <diaphoresis|nausea|lightheadedness|"
+        "palpitations>.",
+        "<Tried|Took> <OTC ibuprofen|Tylenol|rest and fluids|an extra dose of "
+        "{med}> without relief.",
+        "<No|Denies> recent <hospitalizations|antibiotic use|sick contacts|falls>.",
+        "<Baseline|At baseline> <walks with a cane|independent in ADLs|uses a "
+        "walker|needs help with IADLs>.",
+    ),
+    fam(
+        "prose.nursing",
+        "<Skin|Wound> assessment: <dressing clean, dry and intact|no breakdown "
+        "noted|stage I on sacrum, repositioned>.",
+        "<Fall|Safety> precautions <maintained|in place>; bed alarm on.",
+        "Oral care <given|provided> <q4h|per protocol>.",
+        "Pain reassessed after {med}: <2/10|tolerable|improved>.",
+        "<Intake|PO intake> <fair|poor|about 50% of meals>; <encouraged "
+        "fluids|nutrition consult placed>.",
+        "Voiding <without difficulty|via Foley|qs>; <last BM today|no BM x2 days>.",
+        dev=True,
+    ),
+    fam(
+        "prose.recs",
+        "<Agree with|Would continue> current <antibiotic|diuretic|insulin> regimen.",
+        "<Recommend|Suggest> <repeat echo|MRI|a sleep study> <in 6 weeks|as an "
+        "outpatient|if no improvement>.",
+        "<We will|Will> <sign off|follow along|continue to follow>; <please page with "
+        "questions|reconsult as needed>.",
+        "<Low|Moderate|High> <pretest probability|risk> for <PE|ACS|bacteremia>.",
+        "<Check|Send> <lipid panel|A1c|TSH|iron studies> <with AM labs|as an "
+        "outpatient>.",
+        dev=True,
+    ),
+    fam(
+        "prose.imaging",
+        "<Imaging|Prior studies> reviewed: <stable|interval improvement in|new> "
+        "<RLL opacity|pleural effusion|hydronephrosis>.",
+        "<LE Doppler|US> <negative for DVT|shows patent vessels>.",
+        "<MRI brain|CT head> <without acute findings|with chronic small vessel "
+        "changes>.",
+        "EF <55-60%|40%|25-30%> with <normal|mildly reduced|severely reduced> RV "
+        "function.",
+        dev=True,
+    ),
 )
 
 

@@ -173,6 +173,9 @@ def s_age_other(ctx: NoteContext, arg: str) -> None:
     r = ctx.rng
     if arg == "pt":
         ctx.phi(str(r.randint(2, max(ctx.p.age_at(ctx.date), 3))), "AGE")
+    elif arg == "rel" and ctx.rel is not None:
+        top = max(ctx.rel_age(ctx.rel), 20)
+        ctx.phi(str(r.randint(max(top - 30, 18), top)), "AGE")
     elif r.random() < 0.3:
         ctx.phi(f"{r.randint(3, 9)}0s", "AGE")
     else:
@@ -238,6 +241,49 @@ def s_month(ctx: NoteContext, arg: str) -> None:
 @slot("weekday")
 def s_weekday(ctx: NoteContext, arg: str) -> None:
     ctx.phi(ctx.v.partial_date(ctx.when(arg or "onset"), "weekday"), "DATE")
+
+
+RANGE_STYLES = (
+    "md",
+    "md",
+    "md0",
+    "Month_d",
+    "my",
+    "my_short",
+    "month_year",
+    "mdY",
+    "mdY_short",
+)
+_WITH_YEAR = frozenset(("my", "my_short", "month_year", "mdY", "mdY_short"))
+
+
+@slot("drange")
+def s_drange(ctx: NoteContext, arg: str) -> None:
+    """An ordered date range in one format family (`06/12-06/19`, `June
+    2067 to March 2068`); `arg` `start-end` names the dates (default
+    `past-note`)."""
+    first, _, last = (arg or "past-note").partition("-")
+    a, b = ctx.when(first), ctx.when(last or "note")
+    if a > b:
+        a, b = b, a
+    style = ctx.choice(RANGE_STYLES)
+    if a.year != b.year and style not in _WITH_YEAR:
+        style = ctx.choice(("my", "month_year", "mdY", "mdY_short"))
+    same_month = (a.year, a.month) == (b.year, b.month)
+    if same_month and style in ("my", "my_short", "month_year"):
+        style = "md"
+    if style in ("mdY", "mdY_short"):
+        sa, sb = ctx.v.date(a, style), ctx.v.date(b, style)
+    else:
+        sa, sb = ctx.v.partial_date(a, style), ctx.v.partial_date(b, style)
+    if ctx.chance(0.4):
+        ctx.add("from ")
+        sep = ctx.choice((" to ", " - ", " until "))
+    else:
+        sep = ctx.choice(("-", " - ", " to "))
+    ctx.phi(sa, "DATE")
+    ctx.add(sep)
+    ctx.phi(sb, "DATE")
 
 
 @slot("time")
@@ -364,10 +410,10 @@ def s_lic(ctx: NoteContext, arg: str) -> None:
 @slot("rel")
 def s_rel(ctx: NoteContext, arg: str) -> None:
     """`her daughter Mary [Smith]` (role outside the span)."""
-    rel = ctx.relative()
+    rel = ctx.rel or ctx.relative(arg)
     if ctx.chance(0.12):
         ctx.add(f"{poss(ctx)} ")
-        ctx.phi(str(ctx.rng.randint(2, 95)), "AGE")
+        ctx.phi(str(max(ctx.rel_age(rel), 1)), "AGE")
         ctx.add(ctx.choice(("-year-old ", " yo ", " y/o ")) + rel.role)
     else:
         ctx.add(f"{poss(ctx)} {rel.role}" if ctx.chance(0.8) else rel.role)
@@ -379,13 +425,14 @@ def s_rel(ctx: NoteContext, arg: str) -> None:
 @slot("relname")
 def s_relname(ctx: NoteContext, arg: str) -> None:
     """The current relative's name."""
-    rel = ctx.rel or ctx.relative()
+    rel = ctx.rel or ctx.relative(arg)
     ctx.phi(ctx.v.name(rel.person, ctx.choice(("first", "full", "lf"))), "PATIENT")
 
 
 @slot("relrole")
 def s_relrole(ctx: NoteContext, arg: str) -> None:
-    rel = ctx.relative()
+    """The current relative's role (`arg` `young`: a child or grandchild)."""
+    rel = ctx.rel or ctx.relative(arg)
     ctx.add(rel.role)
 
 
@@ -403,9 +450,188 @@ def _article(ctx: NoteContext, word: str) -> None:
 def s_relprof(ctx: NoteContext, arg: str) -> None:
     """The current relative's profession (`arg` `a`: with article)."""
     rel = ctx.rel or ctx.relative()
+    if not rel.profession:
+        ctx.add("a student" if arg == "a" else "student")
+        return
     if arg == "a":
         _article(ctx, rel.profession)
     ctx.phi(rel.profession, "PROFESSION")
+
+
+# -- social history: consistent with the profile ------------------------------
+
+
+def _children(ctx: NoteContext) -> int:
+    return sum(r.role in ("son", "daughter", "stepdaughter") for r in ctx.p.relatives)
+
+
+def _with_org(ctx: NoteContext, pre: str, kind: str = "emp") -> None:
+    ctx.add(pre)
+    s_org(ctx, kind)
+
+
+def _prof_a(ctx: NoteContext, pre: str = "") -> None:
+    ctx.add(pre)
+    _article(ctx, ctx.p.profession)
+    ctx.phi(ctx.p.profession, "PROFESSION")
+
+
+@slot("job")
+def s_job(ctx: NoteContext, arg: str) -> None:
+    """The patient's employment, consistent across a note set.
+
+    No arg: a predicate clause (`{Pro} {job}.`); `terse`: a list value; `adj`:
+    one word; `now`: `now works at X`-style clause.
+    """
+    job, r = ctx.p.job, ctx.rng.random()
+    if arg == "adj":
+        ctx.add({"laid_off": "unemployed", "child": "preschool-age"}.get(job, job))
+        return
+    if job == "child":
+        ctx.add(
+            "n/a (child)"
+            if arg == "terse"
+            else ctx.choice(("attends daycare", "stays home with family"))
+        )
+    elif job == "student":
+        if arg == "terse":
+            _with_org(ctx, "student, ", "school")
+        else:
+            _with_org(
+                ctx,
+                ctx.choice(("is a student at ", "attends ", "now attends "))
+                if arg != "now"
+                else "now a student at ",
+                "school",
+            )
+    elif job == "employed":
+        if arg == "terse":
+            ctx.phi(ctx.p.profession, "PROFESSION")
+            if r < 0.7:
+                sep = ctx.choice((" at ", " (", ", "))
+                _with_org(ctx, sep)
+                if sep == " (":
+                    ctx.add(")")
+        elif arg == "now" or r < 0.3:
+            _with_org(
+                ctx, ctx.choice(("now works at ", "works at ", "is employed by "))
+            )
+            if ctx.chance(0.6):
+                _prof_a(ctx, " as ")
+        else:
+            _prof_a(ctx, ctx.choice(("works as ", "is employed as ", "is ")))
+            if ctx.chance(0.7):
+                _with_org(ctx, ctx.choice((" at ", " for ", " with ")))
+    elif job == "retired":
+        if arg == "terse":
+            ctx.add("retired ")
+            ctx.phi(ctx.p.profession, "PROFESSION")
+        elif arg == "now" or r < 0.4:
+            ctx.add("is now retired" if arg == "now" else "is retired")
+            if ctx.chance(0.6):
+                _with_org(ctx, " from ")
+        else:
+            ctx.add("is a retired ")
+            ctx.phi(ctx.p.profession, "PROFESSION")
+            if ctx.chance(0.4):
+                _with_org(ctx, " (", "emp")
+                ctx.add(")")
+    elif job == "laid_off":
+        if arg == "terse":
+            _with_org(ctx, "laid off from ")
+            ctx.add(" (")
+            ctx.phi(ctx.p.profession, "PROFESSION")
+            ctx.add(")")
+        else:
+            _with_org(ctx, "was recently laid off from ")
+            if ctx.chance(0.5):
+                ctx.add(", where ")
+                ctx.add("he" if ctx.p.person.sex == "M" else "she")
+                _prof_a(ctx, " worked as ")
+    else:  # unemployed / disabled
+        if arg == "terse":
+            ctx.add(
+                "unemployed, prev. "
+                if job == "unemployed"
+                else "disabled (SSDI), prev. "
+            )
+            ctx.phi(ctx.p.profession, "PROFESSION")
+        else:
+            ctx.add(
+                "is currently unemployed"
+                if job == "unemployed"
+                else ctx.choice(("is on disability", "receives SSDI"))
+            )
+            if ctx.chance(0.6):
+                _prof_a(ctx, ", formerly ")
+
+
+@slot("stressor")
+def s_stressor(ctx: NoteContext, arg: str) -> None:
+    """A psychosocial stressor that fits the patient's employment."""
+    job = ctx.p.job
+    if job == "laid_off":
+        _with_org(ctx, ctx.choice(("being laid off from ", "losing a job at ")))
+    elif job == "employed" and ctx.chance(0.7):
+        _with_org(ctx, ctx.choice(("conflict at work at ", "long hours at ")))
+    elif job == "retired":
+        ctx.add(ctx.choice(("adjusting to retirement", "social isolation")))
+    elif job in ("student", "child"):
+        ctx.add(
+            ctx.choice(("bullying at school", "family conflict", "academic stress"))
+        )
+    else:
+        ctx.add(ctx.choice(("financial strain", "housing instability", "chronic pain")))
+
+
+@slot("marital")
+def s_marital(ctx: NoteContext, arg: str) -> None:
+    """Marital status from the profile; no arg: `Married, 2 children`; `lower`:
+    `married ` (trailing space, nothing for a child)."""
+    word = ctx.p.marital
+    if arg == "lower":  # `married ` with a space; nothing for children
+        ctx.add(f"{word} " if ctx.age() >= 18 else "")
+        return
+    ctx.add(word.capitalize())
+    kids = _children(ctx)
+    if kids and ctx.chance(0.6):
+        n = kids + ctx.rng.randint(0, 1)
+        ctx.add(f", {n} {'child' if n == 1 else 'children'}")
+    elif not kids and ctx.age() > 25 and ctx.chance(0.3):
+        ctx.add(", no children")
+
+
+@slot("partner")
+def s_partner(ctx: NoteContext, arg: str) -> None:
+    """The patient's relationship, naming the spouse or partner if any."""
+    couple = [
+        r
+        for r in ctx.p.relatives
+        if r.role in ("wife", "husband", "partner", "boyfriend", "girlfriend")
+    ]
+    if couple:
+        ctx.rel = couple[0]
+        verb = (
+            "married to "
+            if couple[0].role in ("wife", "husband")
+            else ctx.choice(
+                ("dating ", "lives with partner ", "in a relationship with ")
+            )
+        )
+        ctx.add(verb)
+        s_relname(ctx, "")
+    elif ctx.p.marital == "widowed":
+        ctx.add("widowed")
+        if ctx.chance(0.5):
+            ctx.add(" since ")
+            s_year(ctx, "")
+    elif ctx.p.marital == "divorced":
+        ctx.add(ctx.choice(("divorced", "divorced, not dating", "divorced x2")))
+    else:
+        ctx.add(ctx.choice(("single", "never married", "single, not dating")))
+    kids = _children(ctx)
+    if kids:
+        ctx.add(f", {kids} {'child' if kids == 1 else 'children'}")
 
 
 # -- contact & ids ---------------------------------------------------------------
@@ -582,22 +808,49 @@ def s_landmark(ctx: NoteContext, arg: str) -> None:
     ctx.phi(ctx.choice(lst("landmarks.txt")), "LOCATION_OTHER")
 
 
+ORG_KINDS = {
+    "school": "school",
+    "team": "team",
+    "church": "church",
+    "charity": "charity",
+    "group": "group",
+}
+
+
 @slot("org")
 def s_org(ctx: NoteContext, arg: str) -> None:
-    """Employer (`emp`), school (`school`) or any organisation."""
+    """An organisation of the slot's kind.
+
+    `emp`: the patient's employer; `school`: the patient's school; `relschool`:
+    the current relative's school; `team`, `church`, `charity`, `group`: one of
+    that kind; no arg: a charity, church or group.
+    """
     if arg == "emp":
         val = ctx.p.employer
     elif arg == "school":
-        val = ctx.p.school
+        val = ctx.p.school or ctx.v.organization("school")
+    elif arg == "relschool":
+        rel = ctx.rel or ctx.relative("young")
+        val = rel.school or ctx.v.organization("young_school")
+    elif arg in ORG_KINDS:
+        val = ctx.v.organization(ORG_KINDS[arg])
     else:
-        val = ctx.v.organization()
+        val = ctx.v.organization(ctx.choice(("charity", "church", "group")))
     ctx.phi(val, "ORGANIZATION")
 
 
 @slot("prof")
 def s_prof(ctx: NoteContext, arg: str) -> None:
-    """Profession; `arg` `any` for a random one, `a` to add the article."""
+    """Profession; `any` for a random one, `a` to add the article, `desc` for
+    `retired nurse`/`former nurse`/`nurse` by employment status."""
     val = ctx.p.profession if arg != "any" else ctx.choice(lst("professions.txt"))
+    if arg == "desc":
+        job = ctx.p.job
+        if job in ("student", "child"):
+            ctx.add("student" if job == "student" else "child")
+            return
+        if job != "employed":
+            ctx.add("retired " if job == "retired" else "former ")
     if arg == "a":
         _article(ctx, val)
     ctx.phi(val, "PROFESSION")
@@ -637,42 +890,123 @@ def s_room(ctx: NoteContext, arg: str) -> None:
 
 @slot("cc")
 def s_cc(ctx: NoteContext, arg: str) -> None:
-    ctx.add(ctx.choice(clinical("complaints")))
+    ctx.add(ctx.choice(vocab_for(ctx, "complaints")))
+
+
+def _fits(limit, sex: str, age: int) -> bool:  # noqa: ANN001
+    if not limit:
+        return True
+    if limit.get("sex") and limit["sex"] != sex:
+        return False
+    return limit.get("min_age", 0) <= age <= limit.get("max_age", 200)
+
+
+ADULT = {"sex": None, "min_age": 18, "max_age": 200}
+
+
+def conditions_for(sex: str, age: int):  # noqa: ANN201
+    """Conditions plausible for a person of this sex and age."""
+    limits = clinical("condition_limits")
+    return [c for c in clinical("conditions") if _fits(limits.get(c, ADULT), sex, age)]
+
+
+def vocab_for(ctx: NoteContext, key: str):  # noqa: ANN201
+    """A vocabulary list filtered for the patient (sex, age, ventilator)."""
+    limits = clinical("vocab_limits")
+    items = list(clinical(key))
+    if key == "abbrev":
+        items += clinical("abbrev_vent" if ctx.vented() else "abbrev_awake")
+    sex, age = ctx.p.person.sex, ctx.age()
+    return [x for x in items if _fits(limits.get(x), sex, age)]
+
+
+def _cond_subject(ctx: NoteContext, arg: str):  # noqa: ANN202
+    if arg == "rel" and ctx.rel is not None:
+        return ctx.rel.person.sex, max(ctx.rel_age(ctx.rel), 18)
+    if arg == "fam":
+        return "", 50
+    return ctx.p.person.sex, ctx.age()
 
 
 @slot("cond")
 def s_cond(ctx: NoteContext, arg: str) -> None:
-    ctx.add(ctx.choice(clinical("conditions")))
+    """A condition plausible for the patient (`rel`: the current relative;
+    `fam`: an unnamed adult family member)."""
+    ctx.add(ctx.choice(conditions_for(*_cond_subject(ctx, arg))))
 
 
 @slot("pmh")
 def s_pmh(ctx: NoteContext, arg: str) -> None:
-    conds = ctx.rng.sample(clinical("conditions"), ctx.rng.randint(1, 4))
+    pool = conditions_for(ctx.p.person.sex, ctx.age())
+    conds = ctx.rng.sample(pool, min(ctx.rng.randint(1, 4), len(pool)))
     sep = ctx.choice((", ", ", ", "; ", " / "))
     ctx.add(sep.join(conds))
 
 
-def med_text(ctx: NoteContext) -> str:
-    """`metoprolol 25 mg PO BID`-style medication string."""
-    name, doses = ctx.choice(clinical("drugs"))
-    parts = [name, ctx.choice(doses)]
-    if ctx.chance(0.6):
-        parts.append(ctx.choice(clinical("routes")))
-    parts.append(ctx.choice(clinical("freqs")))
-    return " ".join(parts)
+def _med_name(ctx: NoteContext, rec) -> str:  # noqa: ANN001
+    name = rec["name"]
+    if rec["brand"] and ctx.chance(0.35):
+        name = rec["brand"]
+        r = ctx.rng.random()
+        if r < 0.2:
+            name = name.upper()
+        elif r < 0.5:
+            name = name.lower()
+    return name
+
+
+def med_text(ctx: NoteContext, drip: bool = False) -> str:
+    """A coherent medication string: dose, route and frequency of one record.
+
+    Drips are IV infusions with rate units (`norepinephrine 0.1 mcg/kg/min`);
+    others take a dose, an optional `PO` and a frequency valid for the drug.
+    """
+    meds = [m for m in clinical("medications") if m["drip"] == drip]
+    return med_record_text(ctx, ctx.choice(meds))
+
+
+def med_record_text(ctx: NoteContext, rec) -> str:  # noqa: ANN001
+    """Render one medication record."""
+    name, dose = _med_name(ctx, rec), ctx.choice(rec["doses"])
+    if rec["drip"]:
+        form = ctx.rng.randrange(5)
+        if form == 0:
+            out = f"{name} gtt @ {dose}"
+        elif form == 1:
+            out = f"{name} {dose} IV"
+        elif form == 2:
+            out = f"{name} drip at {dose}"
+        elif form == 3:
+            out = f"{name} infusion {dose}"
+        else:
+            out = f"{name} @ {dose}"
+        return out.upper() if name.isupper() and len(name) > 4 else out
+    route = ctx.choice(rec["routes"])
+    parts = [name, dose]
+    if route.lower() not in ("po", "p.o.") or ctx.chance(0.6):
+        parts.append(route)
+    parts.append(ctx.choice(rec["freqs"]))
+    out = " ".join(parts)
+    return out.upper() if name.isupper() and len(name) > 4 else out
 
 
 @slot("med")
 def s_med(ctx: NoteContext, arg: str) -> None:
-    ctx.add(med_text(ctx))
+    """A medication; `drip`: a continuous infusion."""
+    ctx.add(med_text(ctx, drip=arg == "drip"))
 
 
 @slot("meds")
 def s_meds(ctx: NoteContext, arg: str) -> None:
-    """A medication list (numbered, bulleted or inline)."""
-    n = ctx.rng.randint(2, 8)
+    """A medication list (numbered, bulleted or inline), distinct drugs."""
+    n = ctx.rng.randint(3, 12)
     style = ctx.rng.randrange(4)
-    items = [med_text(ctx) for _ in range(n)]
+    recs, seen = [], set()
+    for rec in ctx.rng.sample(clinical("medications"), 24):
+        if not rec["drip"] and rec["name"] not in seen:
+            seen.add(rec["name"])
+            recs.append(rec)
+    items = [med_record_text(ctx, rec) for rec in recs[:n]]
     if style == 0:
         ctx.add(", ".join(items))
         return
@@ -698,13 +1032,13 @@ def s_labs(ctx: NoteContext, arg: str) -> None:
 def s_exam(ctx: NoteContext, arg: str) -> None:
     items = ctx.rng.sample(clinical("exam"), ctx.rng.randint(2, 5))
     if ctx.chance(0.4):
-        items.append(ctx.choice(clinical("eponym_phrases")))
+        items.append(ctx.choice(vocab_for(ctx, "eponym_phrases")))
     ctx.add(ctx.choice((", ", ". ", "; ")).join(items))
 
 
 @slot("eponym")
 def s_eponym(ctx: NoteContext, arg: str) -> None:
-    ctx.add(ctx.choice(clinical("eponym_phrases")))
+    ctx.add(ctx.choice(vocab_for(ctx, "eponym_phrases")))
 
 
 @slot("amb")
@@ -715,7 +1049,7 @@ def s_amb(ctx: NoteContext, arg: str) -> None:
 
 @slot("proc")
 def s_proc(ctx: NoteContext, arg: str) -> None:
-    ctx.add(ctx.choice(clinical("procedures")))
+    ctx.add(ctx.choice(vocab_for(ctx, "procedures")))
 
 
 @slot("icd")
@@ -730,8 +1064,43 @@ def s_cpt(ctx: NoteContext, arg: str) -> None:
 
 @slot("abbr")
 def s_abbr(ctx: NoteContext, arg: str) -> None:
-    items = ctx.rng.sample(clinical("abbrev"), ctx.rng.randint(2, 5))
+    items = ctx.rng.sample(vocab_for(ctx, "abbrev"), ctx.rng.randint(2, 5))
     ctx.add(ctx.choice((", ", ". ", "; ", " ")).join(items))
+
+
+@slot("resp")
+def s_resp(ctx: NoteContext, arg: str) -> None:
+    """Respiratory support consistent with the note's ventilator state.
+
+    `status`: `intubated`/`on 4L NC`; `plan`: a plan item; `neuro`: sedation;
+    default: settings.
+    """
+    vent = ctx.vented()
+    if arg == "neuro":
+        opts = (
+            ("sedated on propofol", "sedated on fentanyl", "sedated on precedex")
+            if vent
+            else ("off sedation", "no sedation", "on precedex for agitation")
+        )
+    elif arg == "status":
+        opts = (
+            ("intubated", "intubated/sedated", "on the vent")
+            if vent
+            else ("on BiPAP", "on 4L NC", "on RA", "on 2L NC", "on 40% face tent")
+        )
+    elif arg == "plan":
+        opts = (
+            ("wean vent", "SBT in AM", "cont. current vent settings", "diurese")
+            if vent
+            else ("OOB to chair", "ambulate w/ PT", "wean O2 as tol", "diurese")
+        )
+    else:
+        opts = (
+            ("vent AC", "AC 500/14/5/40%", "PSV 10/5", "CMV, FiO2 40%")
+            if vent
+            else ("extubated to NC", "4L NC", "RA", "BiPAP overnight", "NC 2L")
+        )
+    ctx.add(ctx.choice(opts))
 
 
 @slot("stars")

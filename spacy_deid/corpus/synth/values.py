@@ -525,11 +525,13 @@ class Values:
             )
         return self._facility_addr[h.name]
 
-    def organization(self) -> str:
-        """An employer or other organisation: curated or Faker-made."""
+    def organization(self, kind: str = "employer") -> str:
+        """An organisation of a kind (`employer`, `school`, `young_school`,
+        `team`, `church`, `charity`, `group`): curated, or Faker-made employers."""
         r = self.rng
-        if r.random() < 0.6:
-            return r.choice(data.lines("organizations.txt"))
+        orgs = data.load_json("organizations.json")
+        if kind != "employer" or r.random() < 0.6:
+            return r.choice(orgs[kind])
         name = self.fakers[r.choice(("en_US", "en_US", "en_GB", "de_DE"))].company()
         if r.random() < 0.3:
             name = name.split(",")[0].split(" and ")[0]

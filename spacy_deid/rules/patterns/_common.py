@@ -12,7 +12,8 @@ rest of the match is required context (a cue such as `MRN:`). `exclude_before`
 and `exclude_after` are regexes searched in a window of `context_window`
 characters before / after the PHI span; a hit rejects the candidate.
 `require_before` is searched in the same window before the span and must hit.
-Anchor them with `$` / `^` to require adjacency. `require_before` is a faster
+Anchor them with `END` / `^` to require adjacency (`END`, not `$`: see the
+line-ending fragments below). `require_before` is a faster
 way to write a cue than putting it in front of the regex: the regex then scans
 for the rarer value shape ("March", "2067") instead of trying the cue words at
 every position.
@@ -34,6 +35,18 @@ PRIO_SOCIAL = 38  # employer and profession after a cue
 PRIO_NAME = 30
 
 DEFAULT_WINDOW = 30
+
+# Line endings. Notes arrive with "\n", "\r\n" or a lone "\r" (old exports),
+# so no pattern may rely on "\n", on `$` or on `^` with the "m" flag (Python
+# only knows "\n" there). Use these fragments instead; in-line whitespace is
+# `[ \t]` (or `[^\S\r\n]`), which never crosses a line.
+NL = r"(?:\r\n|[\r\n])"  # one line break
+EOL = r"(?![^\r\n])"  # at the end of a line or of the text (`$` with "m")
+BOL = r"(?<![^\r\n])"  # at the start of a line or of the text (`^` with "m")
+NOT_NL = r"[^\r\n]"  # any character on the same line
+# The end of a context window, optionally after one line break: `$` without
+# "m" for any line ending. Anchor `require_before` / `exclude_before` with it.
+END = NL + r"?\Z"
 
 # Separator between a cue word and its value: spaces, ':', '#', '-', '=',
 # optionally "no.", "number", "num", "is".

@@ -3,13 +3,25 @@
 The `age` validator rejects ages over 125 and flags ages over 89
 (`span._.phi_flags == ["AGE_OVER_89"]`), which HIPAA Safe Harbor requires to
 remove.
+
+An age range or open bound under 90 after "age" ("age 45-65 screening", "age 65
+and older", "age 50+") describes a population (screening, guidelines), not the
+patient, and is not tagged; with a number over 89 ("age 90-95") it is.
 """
 
 from typing import List
 
-from ._common import PRIO_AGE, make_pattern
+from ._common import BOL, END, EOL, NOT_NL, PRIO_AGE, make_pattern
 
 _NUM = r"(?<![\d.,/\-])(?P<phi>\d{1,3})"
+
+
+# After a number under 90 (not 3 digits, not 9x): a range or an open bound.
+_NOT_POPULATION = (
+    r"(?!(?<!\d\d\d)(?<!9\d)(?:[ \t]*(?:-|\u2013|to\b)[ \t]*\d|[ \t]*\+"
+    r"|[ \t]+(?:(?i:years?|yrs?)[ \t]+)?(?i:and|or)[ \t]+(?i:older|over|above"
+    r"|up|younger|under|below)\b))"
+)
 
 
 def _age(id: str, regex: str, **kwargs) -> dict:
@@ -60,9 +72,15 @@ PATTERNS: List[dict] = [
         r"\b(?i:aged|age|turned|turns|turning)"
         r"(?:[ \t]*[:=][ \t]*|[ \t]+(?:of[ \t]+|is[ \t]+)?)"
         + _NUM
-        + r"(?!\d|\.\d|[ \t]*(?i:%|mg|kg|lb|cm))",
+        + r"(?!\d|\.\d|[ \t]*(?i:%|mg|kg|lb|cm))"
+        # An age range or bound under 90 ("age 45-65 screening", "age 65 and
+        # older", "age 50+") is a population, not the patient's age.
+        + _NOT_POPULATION,
         exclude_before=r"(?i:\b(?:gestational|bone|corrected|post-?menstrual"
-        r"|skeletal|dental|developmental|mental|reading)[ \t]+aged?\b)[^\n]{0,6}$",
+        r"|skeletal|dental|developmental|mental|reading)[ \t]+aged?\b)"
+        + NOT_NL
+        + "{0,6}"
+        + END,
         exclude_after=r"^[ \t]*(?:\u00b0|(?i:weeks?|wks?|days?|d\b|months?|mos?\b"
         r"|deg|degrees|times|x\b))",
         score=0.9,
@@ -72,15 +90,21 @@ PATTERNS: List[dict] = [
     # punctuation or the line end after it ("2 M KCl" is a molarity).
     _age(
         "age.sex_header",
-        r"(?:^|(?<=[(,;:|/])|\b(?i:a|an|is|pt|patient|this)[ \t]+)[ \t]*"
+        r"(?:"
+        + BOL
+        + r"|(?<=[(,;:|/])|\b(?i:a|an|is|pt|patient|this)[ \t]+)[ \t]*"
         + _NUM
         + r"[ \t]?(?:[MF]|yo[MF])(?![\w\-'\u00b0])"
-        r"(?=[ \t]*(?:$|[,;:.)|/]|(?i:w/|c/o|s/p|h/o)|(?i:with|presents|presenting"
+        r"(?=[ \t]*(?:"
+        + EOL
+        + r"|[,;:.)|/]|(?i:w/|c/o|s/p|h/o)|(?i:with|presents|presenting"
         r"|who|hx|pmh|admitted|transferred|here|is|was|referred|returns|seen|comes"
         r"|came|complains|having|in|on|from|status|patient|pt|bib|brought|dob)\b))",
         flags="m",
         exclude_before=r"(?i:\b(?:t|temp|temperature|tmax|tm|tc|fever|febrile)\b)"
-        r"[^\n]{0,12}$",
+        + NOT_NL
+        + "{0,12}"
+        + END,
         score=0.8,
     ),
     # "in her 80s", "in his early 90's", "in their mid-70s": the span is "80s".

@@ -4,6 +4,7 @@ from typing import List
 
 from ._common import (
     CUE_SEP,
+    NL,
     PRIO_CONTACT_STRONG,
     PRIO_CUED,
     PRIO_CUED_WEAK,
@@ -53,10 +54,12 @@ _FAX_CUE = r"(?:(?<![A-Za-z])(?i:fax(?:ed)?|facsimile|telefax)\b\.?|\bF[ \t]*:)"
 # line break after "Fax:". A recipient must not contain a phone word.
 _FAX_FILL = (
     CUE_SEP
-    + r"(?:\n[ \t]*)?"
+    + r"(?:"
+    + NL
+    + r"[ \t]*)?"
     + r"(?:(?i:results|records|report|notes?|failed|queued|sent|over)[ \t]+){0,2}"
     + r"(?:(?i:to|at|is|line)\b[ \t:]*)?"
-    + r"(?:(?:(?!(?i:phone|tel|cell|pager|call|ph)\b)[^\n@:]){1,40}?[@,][ \t]*)?"
+    + r"(?:(?:(?!(?i:phone|tel|cell|pager|call|ph)\b)[^\r\n@:]){1,40}?[@,][ \t]*)?"
 )
 # Filler between a phone cue and the number: "call me at", "reach him on".
 _PHONE_FILL = CUE_SEP + r"(?:(?i:me|us|him|her|them|at|on|to|is)\b[ \t:]*){0,2}"

@@ -3,11 +3,25 @@
 Month and weekday names are matched case-sensitively (`March`, `MARCH`, `Mar.`)
 so that the verb "march" or the modal "may" never match; ambiguous words
 (`May`, bare month names, bare years, `3/14`) need a date cue.
+
+Decisions:
+- Ranges. Numeric ranges give one DATE per end, i2b2 style: "9/14/2067-9/16/2067"
+  -> "9/14/2067", "9/16/2067"; "9/14-9/16/2067" -> "9/14", "9/16/2067". A day
+  range under one month name is one span, so no day is left behind:
+  "September 14-16, 2067", "14-16 Sep 2067".
+- A weekday before a date is its own span: "Mon 9/14" -> "Mon", "9/14".
+- Qualifiers are context: "early March 2067" -> "March 2067", "mid-March" ->
+  "March" (as "early spring" -> "spring"). A holiday keeps its year:
+  "Christmas 2067" is one span.
+- Fail closed: a date with a 4-digit year or a month name whose month or day is
+  impossible ("02/30/2067", "13/13/2067", "Sept 31, 2067") is still tagged, with
+  `span._.phi_flags == ["INVALID_DATE"]`; short shapes ("2/31", "2/31/67") are
+  validated, since they are often fractions or scores.
 """
 
 from typing import List
 
-from ._common import PRIO_DATE, alternation, make_pattern, title_and_upper
+from ._common import END, PRIO_DATE, alternation, make_pattern, title_and_upper
 
 _MONTH_NAMES = [
     "January", "February", "March", "April", "May", "June", "July", "August",
@@ -33,8 +47,9 @@ _MON = (
 _MON_FULL = alternation(title_and_upper(n for n in _MONTH_NAMES if n != "May"))
 _DAY = r"(?P<d>[0-3]?\d)(?:st|nd|rd|th)?"
 _YEAR4 = r"(?P<y>\d{4})"
-# A 4-digit or apostrophe year; 2 bare digits only after a dash ("14-Sep-67").
-_YEAR = r"(?P<y>\d{4}|['\u2019]\d{2}|(?<=-)\d{2}(?!\d))"
+# A 4-digit or apostrophe year; 2 bare digits only after a dash ("14-Sep-67")
+# or glued to a month name ("12Mar67").
+_YEAR = r"(?P<y>\d{4}|['\u2019]\d{2}|(?<=[\-A-Za-z])\d{2}(?!\d))"
 # Edges of a numeric date: no adjacent digits or date separators. Letters may
 # touch it ("09/14/2067CPT") because the tokenizer may not have split them yet.
 _L = r"(?<![\d/.\-])"
@@ -51,7 +66,7 @@ _UNITS = (
 _FRACTION_BEFORE = (
     r"(?i:\b(?:strength|motor|power|grade|reflexes|dtr|score|scale|pain|murmur"
     r"|ratio|out of|gcs|apgar|vision|acuity|fingers?|extremit(?:y|ies)|edema"
-    r"|pulses?)\b)[^\n.;]{0,25}$"
+    r"|pulses?)\b)[^\r\n.;]{0,25}" + END
 )
 # Date cue words before a short or ambiguous date ("on 3/14", "since 2067").
 _CUE = (
@@ -64,10 +79,39 @@ _CUE = (
 # them the common fractions 1/2, 1/3, 1/4, 2/3, 3/4 are not dates.
 _WEAK_CUE = r"(?i:\b(?:to|and|by|of|in|thru|through|between|-)\b[ \t:]*)"
 # Cues before a month name alone: the date cues plus "in", "of", "by", "this".
-_MONTH_CUE = r"(?:" + _CUE + r"|(?i:\b(?:in|of|by|thru|through|this|until)\b[ \t]*))"
+# "mid-March", "late-May": the qualifier is context, the month is the span.
+_MONTH_CUE = (
+    r"(?:"
+    + _CUE
+    + r"|(?i:\b(?:in|of|by|thru|through|this|until)\b[ \t]*)"
+    + r"|(?i:\b(?:early|mid|late)[ \t]*-[ \t]*))"
+)
 # Month/day "3/14"; the cue is checked with `require_before`.
 _MD = r"(?<![\w/.\-])(?P<phi>(?P<m>1[0-2]|0?[1-9])/(?P<d>[0-3]?\d))" + _R
 _NOT_FRACTION = r"(?!(?:1/[234]|2/3|3/4)(?!\d))"
+# More cues before a month/day, where fractions 1/2, 2/3 ... are left out too:
+# a weekday ("Mon 9/14", "Tuesday, 9/15"; the weekday is its own DATE span),
+# follow-up and lab words ("f/u 9/14", "Labs 9/14:", "RTC 10/2").
+_MD_CUE = (
+    r"(?:\b"
+    + alternation(title_and_upper(_WEEKDAYS + _WEEKDAY_ABBRS))
+    + r"\.?,?|(?i:\b(?:f/u|fu|follow[ \-]?up|rtc|return(?:ed)?|re-?check|repeat"
+    r"|appt|appointment|labs?|as[ \t]+of|ending)\b:?))[ \t]*"
+)
+# A clock time after a month/day: "9/14 at 0800", "9/14 @ 8:30", "9/14 2pm".
+_TIME_AFTER = (
+    r"(?=[ \t]+(?:(?i:at|@)[ \t]*)?"
+    r"(?:(?:[01]?\d|2[0-3]):?[0-5]\d(?::[0-5]\d)?(?![\d/:]|\.\d)"
+    r"|(?:1[0-2]|0?[1-9])(?::[0-5]\d)?[ \t]*(?i:am|pm|a\.m\.|p\.m\.)(?!\w)))"
+)
+# "2-3 May be needed": "May" is the modal verb there.
+_MAY_VERB = r"^[ \t]+(?i:be|have|not|need|require|help|cause|also)\b"
+# Month/day and m/d/y without group names: the other end of a range.
+_MD_ANON = r"(?:1[0-2]|0?[1-9])/[0-3]?\d"
+_MDY_ANON = _MD_ANON + r"/(?:\d{4}|\d{2})"
+# A range dash: "9/14-9/16/2067", "September 14 - 16", "14\u201316 Sep".
+_DASH = r"[ \t]*[\-\u2013][ \t]*"
+_DAY2 = r"(?P<d2>[0-3]?\d)(?:st|nd|rd|th)?"
 # The same, minus the prepositions that precede quantities ("to", "and", "of").
 _YEAR_CUE = (
     r"(?i:\b(?:in|since|from|until|till|thru|through|during|circa|ca\.|year"
@@ -81,11 +125,12 @@ _SEASON = r"(?i:spring|summer|fall|autumn|winter)"
 _HOLIDAYS = [
     r"Christmas(?:[ \t]+(?:Eve|Day))?", r"Xmas", r"Thanksgiving(?:[ \t]+Day)?",
     r"Easter(?:[ \t]+Sunday)?", r"Hanukkah", r"Chanukah", r"Kwanzaa",
-    r"New[ \t]+Year'?s(?:[ \t]+(?:Day|Eve))?", r"Memorial[ \t]+Day",
+    r"New[ \t]+Year['\u2019]?s(?:[ \t]+(?:Day|Eve))?", r"Memorial[ \t]+Day",
     r"Labor[ \t]+Day", r"Independence[ \t]+Day", r"(?:Fourth|4th)[ \t]+of[ \t]+July",
-    r"Valentine'?s[ \t]+Day", r"Halloween", r"Veterans'?[ \t]+Day",
-    r"Presidents'?[ \t]+Day", r"Columbus[ \t]+Day", r"Mother'?s[ \t]+Day",
-    r"Father'?s[ \t]+Day", r"Martin[ \t]+Luther[ \t]+King(?:,?[ \t]+Jr\.?)?[ \t]+Day",
+    r"Valentine['\u2019]?s[ \t]+Day", r"Halloween", r"Veterans['\u2019]?[ \t]+Day",
+    r"Presidents['\u2019]?[ \t]+Day", r"Columbus[ \t]+Day",
+    r"Mother['\u2019]?s[ \t]+Day", r"Father['\u2019]?s[ \t]+Day",
+    r"Martin[ \t]+Luther[ \t]+King(?:,?[ \t]+Jr\.?)?[ \t]+Day",
     r"MLK[ \t]+Day", r"Rosh[ \t]+Hashanah", r"Yom[ \t]+Kippur", r"Passover",
     r"Good[ \t]+Friday",
 ]  # fmt: skip
@@ -104,6 +149,7 @@ PATTERNS: List[dict] = [
         _L + r"(?P<phi>(?P<m>\d{1,2})/(?P<d>\d{1,2})/(?P<y>\d{4}|\d{2}))" + _R,
         exclude_after=_UNITS,
         score=0.95,
+        validator="calendar_date_fail_closed",
     ),
     # 14/09/2067: day first, only when it is no month-first date (d > 12).
     _date(
@@ -118,6 +164,7 @@ PATTERNS: List[dict] = [
         _L + r"(?P<phi>(?P<m>\d{1,2})-(?P<d>\d{1,2})-(?P<y>\d{4}|\d{2}))" + _R,
         exclude_after=_UNITS,
         score=0.9,
+        validator="calendar_date_fail_closed",
     ),
     # 14-09-2067 (day first, d > 12)
     _date(
@@ -149,6 +196,7 @@ PATTERNS: List[dict] = [
         _L + r"(?P<phi>" + _YEAR4 + r"(?P<sep>[\-/.])(?P<m>\d{1,2})(?P=sep)"
         r"(?P<d>\d{1,2}))" + _R,
         score=0.95,
+        validator="calendar_date_fail_closed",
     ),
     # 14.09.2067 or 09.14.2067: valid as day-month or month-day.
     _date(
@@ -163,7 +211,7 @@ PATTERNS: List[dict] = [
     _date(
         "date.md_cued",
         _MD,
-        require_before=_CUE + r"$",
+        require_before=_CUE + END,
         exclude_before=_FRACTION_BEFORE,
         exclude_after=_UNITS,
         context_window=40,
@@ -173,11 +221,98 @@ PATTERNS: List[dict] = [
     _date(
         "date.md_weak_cued",
         _NOT_FRACTION + _MD,
-        require_before=_WEAK_CUE + r"$",
+        require_before=_WEAK_CUE + END,
         exclude_before=_FRACTION_BEFORE,
         exclude_after=_UNITS,
         context_window=40,
         score=0.7,
+    ),
+    # 9/14 after a weekday, a follow-up or a lab cue: "Mon 9/14", "f/u 9/14".
+    _date(
+        "date.md_context",
+        _NOT_FRACTION + _MD,
+        require_before=_MD_CUE + END,
+        exclude_before=_FRACTION_BEFORE,
+        exclude_after=_UNITS,
+        context_window=40,
+        score=0.75,
+    ),
+    # 9/14 before a clock time: "9/14 at 0800", "9/14 @ 8:30 pm".
+    _date(
+        "date.md_time",
+        _NOT_FRACTION + _MD + _TIME_AFTER,
+        exclude_before=_FRACTION_BEFORE,
+        context_window=40,
+        score=0.75,
+    ),
+    # Ranges (i2b2 style, each end is its own DATE): "9/14/2067-9/16/2067" and
+    # "9/14-9/16/2067"; the first end is "9/14" or "9/14/2067" ...
+    _date(
+        "date.range_start",
+        _L
+        + r"(?P<phi>(?P<m>1[0-2]|0?[1-9])/(?P<d>[0-3]?\d)(?:/(?P<y>\d{4}|\d{2}))?)"
+        + r"(?="
+        + _DASH
+        + _MDY_ANON
+        + _R
+        + r")",
+        validator="calendar_date_fail_closed",
+        score=0.9,
+    ),
+    # ... and the second end, which carries the year.
+    _date(
+        "date.range_end",
+        _L
+        + r"(?:"
+        + _MD_ANON
+        + r"(?:/(?:\d{4}|\d{2}))?)"
+        + _DASH
+        + r"(?P<phi>(?P<m>1[0-2]|0?[1-9])/(?P<d>[0-3]?\d)/(?P<y>\d{4}|\d{2}))"
+        + _R,
+        exclude_after=_UNITS,
+        validator="calendar_date_fail_closed",
+        score=0.9,
+    ),
+    # A cued range without year: "from 9/14-9/16", "Mon 9/14-9/16".
+    _date(
+        "date.md_range_start",
+        _NOT_FRACTION
+        + _MD.replace(_R, "")
+        + r"(?="
+        + _DASH
+        + _NOT_FRACTION
+        + _MD_ANON
+        + _R
+        + r")",
+        require_before=r"(?:" + _CUE + r"|" + _MD_CUE + r")" + END,
+        exclude_before=_FRACTION_BEFORE,
+        # "5/5-5/7 strength": the unit after the range's end rejects both ends.
+        exclude_after=r"^" + _DASH + _MD_ANON + _UNITS[1:],
+        context_window=40,
+        score=0.75,
+    ),
+    _date(
+        "date.md_range_end",
+        r"(?<![\w/.\-])(?:"
+        + _MD_ANON
+        + r")"
+        + _DASH
+        + _NOT_FRACTION
+        + r"(?P<phi>(?P<m>1[0-2]|0?[1-9])/(?P<d>[0-3]?\d))"
+        + _R,
+        require_before=r"(?:"
+        + _CUE
+        + r"|"
+        + _MD_CUE
+        + r")"
+        + _NOT_FRACTION
+        + _MD_ANON
+        + _DASH
+        + END,
+        exclude_before=_FRACTION_BEFORE,
+        exclude_after=_UNITS,
+        context_window=40,
+        score=0.75,
     ),
     # 09/2067 (month/4-digit year)
     _date(
@@ -192,6 +327,40 @@ PATTERNS: List[dict] = [
         "date.month_day_year",
         r"\b(?P<phi>" + _MON + r"[ \t]+" + _DAY + r",?[ \t]+" + _YEAR + r")(?!\w)",
         score=0.98,
+        validator="calendar_date_fail_closed",
+    ),
+    # "September 14-16, 2067" / "Sep 14 - 16": one span for the whole range, so
+    # that no day of it is left behind.
+    _date(
+        "date.month_day_range",
+        r"\b(?P<phi>"
+        + _MON
+        + r"[ \t]+"
+        + _DAY
+        + _DASH
+        + _DAY2
+        + r"(?:,?[ \t]+"
+        + _YEAR
+        + r")?)(?![\w:]|[.,/]\d)",
+        exclude_after=_UNITS,
+        validator="calendar_date_range",
+        score=0.9,
+    ),
+    # "14-16 Sep 2067" / "14\u201316 March": one span for the whole range.
+    _date(
+        "date.day_range_month",
+        r"(?<![\w/.\-])(?P<phi>"
+        + _DAY
+        + _DASH
+        + _DAY2
+        + r"(?:[ \t]+(?:of[ \t]+)?|-)?"
+        + _MON
+        + r"(?:(?:,?[ \t]+|-)?"
+        + _YEAR
+        + r")?)(?!\w)",
+        exclude_after=_MAY_VERB,
+        validator="calendar_date_range",
+        score=0.9,
     ),
     # 14 March 2067 / 14th of March, 2067 / 14-Mar-2067 / 14Mar2067
     _date(
@@ -204,6 +373,7 @@ PATTERNS: List[dict] = [
         + _YEAR
         + r")(?!\w)",
         score=0.95,
+        validator="calendar_date_fail_closed",
     ),
     # March 14 / Mar 14th (not followed by a time "14:30" or a year)
     _date(
@@ -211,12 +381,15 @@ PATTERNS: List[dict] = [
         r"\b(?P<phi>" + _MON + r"[ \t]+" + _DAY + r")(?![\w:]|[.,/]\d)",
         exclude_after=_UNITS,
         score=0.9,
+        validator="calendar_date_fail_closed",
     ),
     # 14 March / 14th of March / the 14th of March (span excludes "the")
     _date(
         "date.day_month",
         r"(?<![\w/.\-])(?P<phi>" + _DAY + r"(?:[ \t]+of)?[ \t]+" + _MON + r")(?!\w)",
+        exclude_after=_MAY_VERB,
         score=0.9,
+        validator="calendar_date_fail_closed",
     ),
     # March 2067 / Mar-2067 / March '08 / March of 2067
     _date(
@@ -228,7 +401,7 @@ PATTERNS: List[dict] = [
     _date(
         "date.month_cued",
         r"\b(?P<phi>(?P<mon>" + _MON_FULL + r"|May))\b(?![ \t]+(?i:be|have)\b)",
-        require_before=_MONTH_CUE + r"$",
+        require_before=_MONTH_CUE + END,
         # "from April A. Richardson": a first name before an initial and surname.
         exclude_after=r"^[ \t]+[A-Z]\.?[ \t]+[A-Z][a-z]",
         score=0.8,
@@ -237,7 +410,7 @@ PATTERNS: List[dict] = [
     _date(
         "date.year_cued",
         r"(?<![\w/.\-'])(?P<phi>" + _YEAR4 + r"s?)(?![\w/]|[.,\-]\d)",
-        require_before=_YEAR_CUE + r"$",
+        require_before=_YEAR_CUE + END,
         validator="bare_year",
         exclude_after=_UNITS,
         score=0.8,
@@ -253,7 +426,7 @@ PATTERNS: List[dict] = [
     _date(
         "date.year_apostrophe",
         r"(?<![\w'])(?P<phi>['\u2019]\d{2})(?![\w'])",
-        require_before=_YEAR_CUE + r"$",
+        require_before=_YEAR_CUE + END,
         validator=None,
         score=0.8,
     ),
@@ -277,9 +450,13 @@ PATTERNS: List[dict] = [
         r"\b(?P<phi>" + _SEASON + r"[ \t]+(?:of[ \t]+)?" + _YEAR + r")(?!\w)",
         score=0.9,
     ),
+    # Holidays, with their year: "Christmas 2067", "Thanksgiving of '08".
     _date(
         "date.holiday",
-        r"\b(?P<phi>" + alternation(_HOLIDAYS) + r")(?!\w)",
+        r"\b(?P<phi>"
+        + alternation(_HOLIDAYS)
+        + r"(?:,?[ \t]+(?:of[ \t]+)?(?:\d{4}|['\u2019]\d{2})(?![\w'\u2019]))?"
+        + r")(?!\w)",
         validator=None,
         score=0.85,
     ),

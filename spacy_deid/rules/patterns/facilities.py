@@ -19,7 +19,7 @@ from ..lexicons.facilities import (
     HOSPITAL_ABBRS,
     WEAK_FACILITY_HEADS,
 )
-from ._common import PRIO_FACILITY, alternation, make_pattern, title_and_upper
+from ._common import END, PRIO_FACILITY, alternation, make_pattern, title_and_upper
 
 _STOP = r"(?!" + alternation(title_and_upper(FACILITY_STOP_WORDS)) + r"(?![\w'\u2019]))"
 # One capitalised name word: Mercy, St., Mary's, O'Connor, McLean, Dana-Farber,
@@ -51,7 +51,7 @@ _START = r"(?<![\w'\u2019\-.])(?=[A-Z])"
 _NOT_AFTER = r"^(?:-|[ \t]+(?i:course|stay|day|days|acquired|admission|policy)\b)"
 _CUE = (
     r"(?i:\b(?:(?:at|from|to|via|with|by|into)[ \t]*:?|destination|facility"
-    r"|hospital|receiving|accepting)[ \t]*(?::[ \t]*)?(?:the[ \t]+)?)$"
+    r"|hospital|receiving|accepting)[ \t]*(?::[ \t]*)?(?:the[ \t]+)?)" + END
 )
 # Hospital-like acronyms: "BRMC", "FGH", "SDHC", "FSNF" (regional medical
 # center, general hospital, ...); generic kinds of facility are left out.

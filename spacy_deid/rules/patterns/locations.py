@@ -10,7 +10,7 @@ from typing import List
 
 from ..lexicons.geo import COUNTRIES, STATE_ABBRS, STATE_NAMES
 from ..lexicons.facilities import FACILITY_HEADS
-from ._common import PRIO_LOCATION, alternation, make_pattern, title_and_upper
+from ._common import EOL, PRIO_LOCATION, alternation, make_pattern, title_and_upper
 
 _STATE_ABBRS = [a for a in STATE_ABBRS if a not in ("GU", "VI", "MP")]
 _STATE_NAMES = STATE_NAMES
@@ -139,7 +139,9 @@ _PLACE = _PLACE_WORD + r"(?:[ \t]+" + _PLACE_WORD + r"){0,2}"
 # What may follow a cued place: punctuation, the line end, a ZIP, or a
 # function word. "in Triage, CT head" is no place.
 _PLACE_END = (
-    r"(?=[ \t]*(?:[.,;:!?)\]\"'/\-]|$|\(|\d{5})|[ \t]+(?i:and|or|but|where|with"
+    r"(?=[ \t]*(?:[.,;:!?)\]\"'/\-]|"
+    + EOL
+    + r"|\(|\d{5})|[ \t]+(?i:and|or|but|where|with"
     r"|for|on|in|at|to|from|until|since|who|which|that|was|is|are|were|has|had"
     r"|area|region|about|around|last|this|after|before|when|during|by|since"
     r"|as|alone|recently|years?|months?|weeks?)\b)"
@@ -171,7 +173,14 @@ def _city_state(city: str, state: str) -> str:
 _COUNTRY = alternation(title_and_upper(COUNTRIES))
 # "Lahey Clinic, Trenton" at the end of a line: the city of a facility.
 _FACILITY_CITY = (
-    _FACILITY_CUE + r"(?P<phi>" + _PLACE + r")(?=[ \t]*(?:$|\(|;|,[ \t]*(?:$|\d)))"
+    _FACILITY_CUE
+    + r"(?P<phi>"
+    + _PLACE
+    + r")(?=[ \t]*(?:"
+    + EOL
+    + r"|\(|;|,[ \t]*(?:"
+    + EOL
+    + r"|\d)))"
 )
 
 PATTERNS += [

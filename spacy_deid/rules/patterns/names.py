@@ -3,12 +3,23 @@
 `Dr. Smith` -> DOCTOR "Smith" (the title is context, not PHI);
 `Mr./Mrs./Ms./Miss Jones` -> PATIENT "Jones"; `Jane Smith, MD` -> DOCTOR
 "Jane Smith". Names have 1-3 capitalised words or initials, or `Last, First`;
-they never cross a newline, except right after a title at the end of a line.
+they never cross a line break ("\n", "\r\n" or "\r"), except right after a
+title at the end of a line. A few brands after a title ("Mr. Coffee", "Mrs.
+Dash", "Dr. Pepper", "Dr. Scholl's") are no names, unless a name word follows.
 """
 
 from typing import List
 
-from ._common import PRIO_NAME, alternation, make_pattern
+from ._common import (
+    BOL,
+    END,
+    EOL,
+    NL,
+    PRIO_NAME,
+    alternation,
+    make_pattern,
+    title_and_upper,
+)
 
 # Capitalised words that follow a title but are not names ("Dr. Smith's office"
 # is fine, "Mr. Patient" or "Dr. Office" is not), and words that end a name.
@@ -31,7 +42,8 @@ _STOP_WORDS = [
     "ICU", "MICU", "SICU", "CCU", "NICU", "PICU", "PACU", "ED", "ER", "OR", "GI",
     "ID", "PCP", "OT", "SW", "CM", "IR", "EP", "CT", "MRI", "EKG", "ECG", "Per",
     "DOS", "DOA", "DOD", "HPI", "PMH", "PSH", "ROS", "FH", "SH", "PE", "IMP",
-    "PLAN", "DX", "MEDS", "ALL", "NKDA", "Facility", "Tel", "Phone", "Ph", "Fax", "Pager", "Cell", "Email", "MRN", "DOB", "Date",
+    "PLAN", "DX", "MEDS", "ALL", "NKDA", "Facility", "Tel", "Phone", "Ph", "Fax",
+    "Pager", "Cell", "Email", "MRN", "DOB", "Date",
     "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
     "January", "February", "March", "April", "May", "June", "July", "August",
     "September", "October", "November", "December",
@@ -116,16 +128,33 @@ _TITLE_NAME = _TITLE_WORD + r"(?:[ \t]+" + _TITLE_WORD + r")?"
 # punctuation other than ":"), so "Dr. Smith, Tel: ..." gives "Smith".
 _LAST_FIRST = (
     _WORD + r",[ \t]*" + _WORD + r"(?:[ \t]+" + _INITIAL + r")?"
-    r"(?=[ \t]*(?:$|[.,;)\n])|[ \t]{2}|\t)"
+    r"(?=[ \t]*(?:" + EOL + r"|[.,;)])|[ \t]{2}|\t)"
 )
 # What may follow a name in a header line: the line end, a wide gap, a comma,
 # or the next header field ("Patient: Jones, Robert    MRN: ...").
 _HEADER_END = (
-    r"(?=[ \t]*$|[ \t]{2}|\t|[ \t]*[,;(|/]|[ \t]+(?i:mrn|dob|age|sex|unit|acct|ssn"
+    r"(?=[ \t]*"
+    + EOL
+    + r"|[ \t]{2}|\t|[ \t]*[,;(|/]|[ \t]+(?i:mrn|dob|age|sex|unit|acct|ssn"
     r"|date|room|bed|pager|pgr|ext|tel|phone|md|m\.d\.|rn|np|attending)\b)"
 )
 # After a title: spaces, or a newline when the title ends the line.
-_AFTER_TITLE = r"(?:[ \t]+|[ \t]*\n[ \t]*)"
+_AFTER_TITLE = r"(?:[ \t]+|[ \t]*" + NL + r"[ \t]*)"
+# Brand names that read as a title and a surname ("Mr. Coffee", "Dr. Pepper"):
+# a small deny list, checked right after the title. A brand followed by another
+# name word ("Dr. Pepper Smith") is still a name.
+_BRANDS = [
+    "Coffee", "Clean", "Pibb", "Goodbar", "Potato Head", "Dash", "Butterworth's",
+    "Butterworth", "Paul's", "Pepper", "Scholl's", "Martens", "Bronner's",
+]  # fmt: skip
+_NOT_BRAND = (
+    r"(?!"
+    + alternation(
+        b.replace(" ", r"[ \t]+").replace("'", "['\u2019]")
+        for b in title_and_upper(_BRANDS)
+    )
+    + r"(?![\w'\u2019\-])(?![ \t]+[A-Z][a-z]))"
+)
 _CREDENTIALS = [
     "MD", r"M\.D\.", "RN", "NP", "PA-C", r"D\.O\.", "PhD", "MBBS", "FNP", "ANP",
     "CNM", "CRNA", "DDS", "DMD", "PharmD", "LCSW", "NP-C", "FNP-BC", "MSW", "LPN",
@@ -167,6 +196,7 @@ PATTERNS: List[dict] = [
         "DOCTOR",
         r"\b(?:Dr|DR|dr|Doctor|DOCTOR)\b\.?"
         + _AFTER_TITLE
+        + _NOT_BRAND
         + r"(?P<phi>"
         + _LAST_FIRST
         + r"|"
@@ -174,7 +204,7 @@ PATTERNS: List[dict] = [
         + r")",
         # "435 Roberts Dr Lynn, MA": "Dr" is a street suffix there.
         exclude_before=r"\b\d{1,6}[ \t]+(?:[A-Z][A-Za-z'\-]*[ \t]+){1,3}"
-        r"(?:Dr|DR)\.?[ \t]*$",
+        r"(?:Dr|DR)\.?[ \t]*" + END,
         score=0.9,
     ),
     # Mr. Jones / Mrs. Ann Jones / Ms. Jones / Miss Jones -> PATIENT
@@ -184,7 +214,9 @@ PATTERNS: List[dict] = [
         # Upper-case MR/MS need the dot (mitral regurgitation, multiple sclerosis).
         r"\b(?:(?:MR|MRS|MS|Mr|Mrs|Ms|Mx)\."
         + _AFTER_TITLE
-        + r"|(?:Mr|Mrs|Ms|Mx|Miss)[ \t]+)(?P<phi>"
+        + r"|(?:Mr|Mrs|Ms|Mx|Miss)[ \t]+)"
+        + _NOT_BRAND
+        + r"(?P<phi>"
         + _NAME
         + r")",
         score=0.85,
@@ -194,7 +226,8 @@ PATTERNS: List[dict] = [
     _name(
         "name.patient_header",
         "PATIENT",
-        r"^[ \t]*"
+        BOL
+        + r"[ \t]*"
         + _PATIENT_HEAD
         + r"[ \t]*:[ \t]*(?P<phi>"
         + _WORD

@@ -11,7 +11,7 @@ that is a facility ("works at Mercy Hospital") is left to HOSPITAL.
 from typing import List
 
 from ..lexicons.professions import INDUSTRIES, PROFESSIONS
-from ._common import PRIO_SOCIAL, alternation, make_pattern
+from ._common import END, EOL, PRIO_SOCIAL, alternation, make_pattern
 
 _JOB = r"(?i:" + alternation(p.replace(" ", r"[ \t]+") for p in PROFESSIONS) + r")"
 _INDUSTRY = r"(?i:" + alternation(i.replace(" ", r"[ \t]+") for i in INDUSTRIES)
@@ -29,7 +29,7 @@ _WORK = r"(?i:works?|worked|working|employed|job|jobs|employment|occupation)"
 # "her former physician", "the retired nurse" are people, not professions.
 _NOT_BEFORE = (
     r"(?i:\b(?:his|her|their|my|your|our|the|pt'?s|patient'?s)[ \t]+"
-    r"(?:former|retired|ex-?)[ \t]*(?:[\w\-]+[ \t]+){0,2})$"
+    r"(?:former|retired|ex-?)[ \t]*(?:[\w\-]+[ \t]+){0,2})" + END
 )
 # Employer names: capitalised words with connectors, an optional legal suffix.
 _ORG_STOP = (
@@ -50,7 +50,7 @@ _ORG_WORDS += r"(?:(?<=Local)[ \t]+\d{1,5}\b)?"
 # A legal suffix keeps its dot unless the dot ends the sentence.
 _ORG_SUFFIX = (
     r"(?:,?[ \t]+(?:Inc|INC|LLC|L\.L\.C|Corp|CORP|Co|CO|Ltd|LTD|LLP|PLC|LP)\b"
-    r"(?:\.(?![ \t]*$|\s+[A-Z]|\s*\n))?)?"
+    r"(?:\.(?![ \t]*" + EOL + r"|\s+[A-Z]|\s*[\r\n]))?)?"
 )
 # "Smith, Jones and Brown" (a firm) / "Acme Corp." / "First National Bank".
 _ORG = (

@@ -11,7 +11,7 @@ value, so "user friendly" or "IV drug user since" do not fire.
 
 from typing import List
 
-from ._common import PRIO_CUED, make_pattern
+from ._common import BOL, PRIO_CUED, make_pattern
 
 _VALUE = r"[A-Za-z][A-Za-z0-9._\-]{1,30}[A-Za-z0-9]"
 # Not followed by "@" (an e-mail) or more word characters.
@@ -70,7 +70,12 @@ PATTERNS: List[dict] = [
     # Access log rows: "| jball76 | 10.1.2.3 |", "0600,kenneth.copeland,10.1.2.3".
     _user(
         "username.before_ip",
-        r"(?:^|[|,;][ \t]*)(?P<phi>" + _VALUE + r")[ \t]*[|,;][ \t]*" + _IPV4,
+        r"(?:"
+        + BOL
+        + r"|[|,;][ \t]*)(?P<phi>"
+        + _VALUE
+        + r")[ \t]*[|,;][ \t]*"
+        + _IPV4,
         flags="m",
         score=0.7,
     ),

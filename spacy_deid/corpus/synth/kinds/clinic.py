@@ -23,9 +23,9 @@ BODY = group(
         "{Pro} just got back from "
         "<the Cape|{landmark}|{city:any}|visiting family in {country}>[ over "
         "{holiday}].",
-        "<Still|Now> working at {org:emp} as {prof:a}.",
-        "<Grandson|Granddaughter|Daughter> {relname} <graduating|starting> at "
-        "{org:school}[ in {month}].",
+        "{Pro} {job:now}.",
+        "{Poss} {relrole:young} {relname} <is graduating from|is starting at> "
+        "{org:relschool}[ in {month}].",
         "{Pro} asks for a letter for <work|the RMV|housing>; sent to {email:pt}.",
         "{eponym}.",
     ),

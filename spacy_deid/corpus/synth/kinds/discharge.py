@@ -99,7 +99,7 @@ HPI = group(
     ),
     fam(
         "discharge.hpi.story",
-        "This is a {age_phrase} <retired|former|> {prof} with {pmh} who was <brought"
+        "This is a {age_phrase} {prof:desc} with {pmh} who was <brought"
         " in|sent in> by {rel} after {cc} at home.",
         "The patient reports {cc} beginning {weekday}[ ({pdate:onset})].",
         "<{Pro}|The patient> <denies|reports no> fevers, chills[, or {cc}].",
@@ -111,8 +111,7 @@ HPI = group(
         "discharge.hpi.aged",
         "{pt_ref}, <aged|age> {age}, <presents|was admitted|comes in> <with|for> "
         "{cc}[ x <2 days|1 week|several hours>].",
-        "{Pro} lives <in|outside> {city}[, {state}] with {rel} and <works as|is> "
-        "{prof:a}[ at {org:emp}].",
+        "{Pro} lives <in|outside> {city}[, {state}] with {rel}; {pro} {job}.",
         "Symptoms began <on|around> {anydate:onset}[ after <a trip to|visiting> "
         "<{landmark}|{country:any}|{city:any}>].",
         "{Pro} was <last seen|evaluated> by {dr:pcp} on {date:past}.",
@@ -173,8 +172,7 @@ COURSE = group(
         "<Care discussed|Plan reviewed> with {drname:consult}/{drname:any}.",
         "<Per|As per> {drname:consult}'s <note|recs|recommendations>, {med} was "
         "<started|continued>.",
-        "{Pro} was in the <MICU|CCU|SICU> <from |>{pdate:adm}<-| - | to |->"
-        "{pdate:dc}[ ({dept})].",
+        "{Pro} was in the <MICU|CCU|SICU> {drange:adm-dc}[ ({dept})].",
     ),
     fam(
         "discharge.course.days",
@@ -220,7 +218,7 @@ def build(ctx: NoteContext) -> None:
         elif sec == "hpi":
             ctx.use(HPI, k=ctx.rng.randint(2, 5))
             ctx.add(" ")
-            prose(ctx, ctx.rng.randint(1, 4))
+            prose(ctx, ctx.rng.randint(4, 10))
         elif sec == "pmh":
             ctx.t("<{pmh}|1. {cond}{n}2. {cond}{n}3. {cond}|{pmh}. s/p {proc} {year}>")
         elif sec == "all":
@@ -228,25 +226,27 @@ def build(ctx: NoteContext) -> None:
         elif sec == "sh":
             social(ctx, ctx.rng.randint(1, 4))
         elif sec == "ros":
-            prose(ctx, ctx.rng.randint(1, 4))
+            prose(ctx, ctx.rng.randint(3, 6))
         elif sec == "exam":
-            ctx.t("{vitals}{n}{exam}[{n}{prose:2}]")
+            ctx.t("{vitals}{n}{exam}{n}")
+            prose(ctx, ctx.rng.randint(3, 6))
         else:
-            ctx.t("{labs}[{n}{labs}][{n}{eponym}]")
+            ctx.t("{labs}{n}{labs}[{n}{labs}][{n}{eponym}]{n}")
+            prose(ctx, ctx.rng.randint(2, 5))
     header(ctx, "course")
     ctx.use(COURSE, k=ctx.rng.randint(2, 5), sep=ctx.choice(("\n", " ")))
     ctx.add(" ")
-    prose(ctx, ctx.rng.randint(3, 8))
-    if ctx.chance(0.5):
+    prose(ctx, ctx.rng.randint(12, 26))
+    if ctx.chance(0.6):
         header(ctx, "ap")
-        for i in range(ctx.rng.randint(2, 5)):
+        for i in range(ctx.rng.randint(3, 7)):
             ctx.nl()
             ctx.add(ctx.choice((f"{i + 1}. ", "# ", "- ", f"{i + 1}) ")))
             ctx.t("{cond}: ")
-            prose(ctx, ctx.rng.randint(1, 3))
-    if ctx.chance(0.4):
+            prose(ctx, ctx.rng.randint(2, 5))
+    if ctx.chance(0.5):
         header(ctx, "instr")
-        prose(ctx, ctx.rng.randint(2, 5))
+        prose(ctx, ctx.rng.randint(3, 7))
     header(ctx, "dcmeds")
     ctx.t("{meds}")
     header(ctx, "dispo")

@@ -2,6 +2,7 @@
 
 from ..context import NoteContext
 from ..families import fam, group
+from ..prose import prose
 
 KIND = "ed_triage"
 
@@ -69,5 +70,7 @@ def build(ctx: NoteContext) -> None:
     ctx.use(HDR, k=2, sep="\n")
     ctx.nl()
     ctx.use(BODY, k=ctx.rng.randint(2, 5), sep=ctx.choice(("\n", " ")))
+    ctx.add(" ")
+    prose(ctx, ctx.rng.randint(1, 3))
     ctx.nl()
     ctx.t("<Triage RN|RN|Triaged by>: {staff}[ {time}]")

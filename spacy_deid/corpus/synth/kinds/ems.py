@@ -51,6 +51,6 @@ def build(ctx: NoteContext) -> None:
     ctx.nl(2)
     ctx.use(NARR, k=ctx.rng.randint(2, 5), sep=ctx.choice((" ", "\n")))
     ctx.nl()
-    prose(ctx, ctx.rng.randint(0, 2))
+    prose(ctx, ctx.rng.randint(2, 6))
     ctx.nl(2)
     ctx.t("<Signed|Crew chief>: {staff}[  {date:note}]")

@@ -24,10 +24,9 @@ HDR = group(
 SYS = group(
     fam(
         "icu_nursing.sys.colon",
-        "Neuro: <sedated on|off> <propofol|fentanyl|precedex>, {eponym}, RASS "
-        "<-2|-1|0>, MAE.",
+        "Neuro: {resp:neuro}, {eponym}, RASS <-2|-1|0>, MAE.",
         "CV: {vitals}. <NSR|SR|AF> on tele, no ectopy.",
-        "Resp: <vent AC|PSV|extubated to NC> , {abbr}.",
+        "Resp: {resp}, {abbr}.",
         "GI/GU: {abbr}. Foley to gravity, UOP <30-50cc/hr|adequate|over 100cc/hr>.",
         "ID: Tmax <100.2|101.4|afebrile>, on {med}.",
         "Skin: <intact|stage II coccyx|dsg c/d/i>.",
@@ -46,14 +45,14 @@ SYS = group(
         "<ED lot|garage|valet>; <security|valet> <aware|notified>.",
         "{abbr}. {amb}",
         "<Per|As per> {drname:attending}'s <plan|orders>, <wean|hold|cont> {med}.",
-        "<Intubated|On pressors> <from |>{pdate:past}<-| - | to >{pdate:note}.",
+        "<Intubated|On pressors> {drange:past}.",
     ),
     fam(
         "icu_nursing.sys.narr",
         "<Received|Rec'd|Assumed care of> pt <from|in report from> {staff} at "
         "{time}[, {dept}].",
-        "Pt <remains|is> <intubated|on BiPAP|on 4L NC|RA> with {vitals}.",
-        "<Drips|Gtts>: {med}[, {med}].",
+        "Pt <remains|is> {resp:status} with {vitals}.",
+        "<Drips|Gtts>: {med:drip}[, {med:drip}].",
         "<HCP|{relrole}> {relname} <called for update|in to "
         "visit|spoke with team> <this evening|at {time}|@ {time}>.",
         "Chaplain {staff:bare} <visited|in to see pt>.",
@@ -86,8 +85,7 @@ SYS = group(
 PLAN = group(
     fam(
         "icu_nursing.plan.short",
-        "Plan: <cont. current mgmt|wean vent|SBT in AM|diurese|transfuse 1u PRBC>"
-        "[, f/u {labs}]",
+        "Plan: <cont. current mgmt|{resp:plan}|transfuse 1u PRBC>[, f/u {labs}]",
         "POC: <cont to monitor|?extubate|family mtg {weekday}>",
     ),
     fam(
@@ -103,9 +101,8 @@ def build(ctx: NoteContext) -> None:
     ctx.use(HDR)
     ctx.nl()
     ctx.use(SYS, k=ctx.rng.randint(3, 7), sep="\n")
-    if ctx.chance(0.6):
-        ctx.nl()
-        prose(ctx, ctx.rng.randint(1, 3))
+    ctx.nl()
+    prose(ctx, ctx.rng.randint(3, 8))
     ctx.nl()
     ctx.use(PLAN, k=ctx.rng.randint(1, 2), sep="\n")
     ctx.nl()

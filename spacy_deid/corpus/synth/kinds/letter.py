@@ -70,7 +70,7 @@ BODY = group(
         "{pt} <has been under my care|was seen in clinic> <on|since> {date:past}.",
         "{Pro} <may return to work|should be "
         "excused from work> at {org:emp} <on|starting> {date:fu}.",
-        "{Pro} <works as|is employed as> {prof:a}.",
+        "{Pro} {job}.",
         dev=True,
     ),
 )

@@ -62,6 +62,6 @@ def build(ctx: NoteContext) -> None:
     ctx.nl(2)
     ctx.use(BODY, k=ctx.rng.randint(3, 6), sep="\n")
     ctx.nl()
-    prose(ctx, ctx.rng.randint(0, 2))
+    prose(ctx, ctx.rng.randint(3, 7))
     ctx.nl(2)
     ctx.t("<Dictated by|Signed>: {sig:attending}[ {date:note}]")

@@ -56,6 +56,30 @@ DX = group(
 )
 
 
+GROSS_PROSE = (
+    "The specimen is received in formalin.",
+    "The specimen consists of a tan-pink, rubbery fragment of soft tissue.",
+    "The resection margin is inked blue.",
+    "Sectioning reveals a firm, white-gray, ill-defined lesion.",
+    "The lesion is 0.8 cm from the nearest margin.",
+    "Representative sections are submitted in cassettes A1-A6.",
+    "Entirely submitted in one cassette.",
+    "The mucosa is tan and unremarkable.",
+    "No additional lesions are identified.",
+    "The cut surface is homogeneous and tan-yellow.",
+)
+MICRO_PROSE = (
+    "Sections show infiltrating glands with desmoplastic stroma.",
+    "No lymphovascular invasion is identified.",
+    "Margins are negative for carcinoma.",
+    "Immunostains are performed with appropriate controls.",
+    "The tumor cells are positive for CK7 and negative for CK20.",
+    "Background shows chronic inflammation.",
+    "Benign colonic mucosa without dysplasia.",
+    "Mitotic activity is low (2 per 10 HPF).",
+)
+
+
 def build(ctx: NoteContext) -> None:
     """Render a pathology report."""
     ctx.use(HDR)
@@ -63,5 +87,12 @@ def build(ctx: NoteContext) -> None:
     ctx.add(ctx.choice(("GROSS DESCRIPTION:", "Gross:", "GROSS")))
     ctx.nl()
     ctx.use(GROSS, k=ctx.rng.randint(1, 4))
+    for sentence in ctx.rng.sample(GROSS_PROSE, ctx.rng.randint(2, 6)):
+        ctx.add(" ")
+        ctx.add(sentence)
+    ctx.nl(2)
+    ctx.add(ctx.choice(("MICROSCOPIC:", "Microscopic description:", "MICRO")))
+    ctx.nl()
+    ctx.add(" ".join(ctx.rng.sample(MICRO_PROSE, ctx.rng.randint(2, 5))))
     ctx.nl(2)
     ctx.use(DX, k=3, sep="\n")

@@ -56,6 +56,8 @@ def build(ctx: NoteContext) -> None:
     ctx.use(HDR, k=2, sep="\n")
     ctx.nl(2)
     ctx.use(SUBJ, k=ctx.rng.randint(1, 3))
+    ctx.add(" ")
+    prose(ctx, ctx.rng.randint(3, 7))
     if ctx.chance(0.15):
         header(ctx, "sh")
         social(ctx, ctx.rng.randint(1, 2))
@@ -63,14 +65,14 @@ def build(ctx: NoteContext) -> None:
     ctx.t("{vitals}{n}{exam}[ {prose:2}]")
     if ctx.chance(0.6):
         header(ctx, "labs")
-        prose(ctx, ctx.rng.randint(1, 3))
+        prose(ctx, ctx.rng.randint(2, 4))
     header(ctx, "ap")
     ctx.t("{age_sex} with {pmh}[ admitted {pdate:adm}] for {cond}.")
     for i in range(ctx.rng.randint(2, 6)):
         ctx.nl()
         ctx.add(ctx.choice((f"{i + 1}. ", "# ", "- ", "")))
         ctx.t("{cond}: ")
-        prose(ctx, ctx.rng.randint(1, 4))
+        prose(ctx, ctx.rng.randint(2, 5))
     if ctx.chance(0.5):
         ctx.nl()
         ctx.t(

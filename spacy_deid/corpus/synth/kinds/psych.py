@@ -19,8 +19,8 @@ HDR = group(
     fam(
         "psych.hdr.id",
         "<ID|Identifying Data|IDENTIFYING DATA>: {pt_ref} is a {age_phrase} "
-        "<single|married|divorced|widowed> <unemployed|employed|retired|disabled> "
-        "{sex} <living|residing> in {city}[, {state}][ with {rel}].",
+        "{marital:lower}{job:adj} {sex} <living|residing> in {city}[, {state}]"
+        "[ with {rel}].",
         "{date:note}{n}{pt} ({mrn}), {age_sex}, <referred|self-referred|brought in> "
         "by {rel}[ for evaluation].",
     ),
@@ -37,8 +37,7 @@ HPI = group(
         "psych.hpi.narr",
         "{pt_ref} reports <worsening|persistent|several weeks of> <depressed mood|"
         "anxiety|insomnia|paranoia|auditory hallucinations> since {season}.",
-        "<Stressors|Precipitants> include <loss of job at|conflict at work at|being "
-        "laid off from> {org:emp}[ {pdate:past}].",
+        "<Stressors|Precipitants> include {stressor}.",
         "<{pt_first}'s|{Poss}> {relrole} <reports|is worried> that {pro} has been "
         "<withdrawn|irritable|not sleeping>.",
         "{Pro} <states|reports|endorses> that {poss} {relrole} {relname} "
@@ -86,8 +85,7 @@ SOCIAL = group(
         "<3|4|five|six> children].",
         "<Born in|Emigrated from|Came to the US from> {country}[ in {year}].",
         "<Graduated from|Attended|Dropped out of> {org:school}[ in {year}].",
-        "<Works|Has worked|Worked> as {prof:a} <at|for> {org:emp}[ for "
-        "<10|several|2> years].",
+        "{Pro} {job}.",
         "<Lives|Currently lives> with {rel} <in|at> <an apartment|a house> "
         "<in|on> <{city}|{street}>.",
         "{Poss} {relrole}, {relname}, is {relprof:a}[ and is supportive].",
@@ -96,20 +94,20 @@ SOCIAL = group(
         "psych.sh.list",
         "Living situation: <with {rel}|alone|shelter ({landmark})|homeless, "
         "sleeps near {landmark}>",
-        "Employment: <{prof} at {org:emp}|unemployed, previously {prof}|on SSDI>",
+        "Employment: {job:terse}",
         "Education: <HS|some college|BA|GED> ({org:school})",
-        "Relationships: <married to|divorced from|dating> {relname}[, <2|3> children]",
+        "Relationships: {partner}",
         "Legal: <none|DUI {year}|on probation (PO {staff:bare})|arrested at "
         "{landmark} {season}>",
         "Substances: <EtOH daily|cannabis|cocaine, last use {weekday}|denies>",
-        "Hobbies: <Red Sox games at {landmark}|fishing at {landmark}|church at "
-        "{org}|volunteers at {org}>",
+        "Hobbies: <{org:team} games at {landmark}|fishing at {landmark}|church at "
+        "{org:church}|volunteers at {org:charity}>",
     ),
     fam(
         "psych.sh.travel",
         "<Recently returned from|Visited family in|Travels often to> {country}"
         "[ {season}].",
-        "Drives a <Honda|truck|taxi> (plate {vehicle})[ for {org:emp}].",
+        "Drives a <Honda|pickup truck|minivan> (plate {vehicle}).",
         "Served in the <Army|Navy|Marines>[, stationed in {country:any}].",
         dev=True,
     ),
@@ -121,14 +119,14 @@ FH = group(
         "<Mother|Father|Brother|Sister|Maternal uncle|Paternal aunt> with "
         "<depression|bipolar d/o|schizophrenia|EtOH abuse|completed suicide at age "
         "{age_other}|dementia>.",
-        "{Poss} {relrole} {relname} <has|had> {cond}[, died at {age_other}].",
+        "{Poss} {relrole} {relname} <has|had> {cond:rel}[, died at {age_other:rel}].",
         "<No|Denies> FH of suicide.",
     ),
     fam(
         "psych.fh.terse",
         "FHx: <+|neg> <EtOH|mood d/o|psychosis|SA>",
-        "<Mom|Dad|Sib> - {cond}",
-        "{relname} ({relrole}) - {cond}",
+        "<Mom|Dad|Sib> - {cond:fam}",
+        "{relname} ({relrole}) - {cond:rel}",
     ),
 )
 
@@ -161,7 +159,7 @@ def build(ctx: NoteContext) -> None:
     header(ctx, "hpi")
     ctx.use(HPI, k=ctx.rng.randint(2, 5))
     ctx.add(" ")
-    prose(ctx, ctx.rng.randint(1, 3))
+    prose(ctx, ctx.rng.randint(4, 8))
     header(ctx, "sh")
     ctx.use(SOCIAL, k=ctx.rng.randint(3, 6), sep=ctx.choice(("\n", " ")))
     if ctx.chance(0.7):
@@ -170,11 +168,12 @@ def build(ctx: NoteContext) -> None:
     header(ctx, "mse")
     ctx.t(
         "<Appearance|General>: <disheveled|well-groomed|appears stated age>. "
-        "{exam}. [{eponym}.]"
+        "{exam}. [{eponym}.] "
     )
+    prose(ctx, ctx.rng.randint(3, 6))
     header(ctx, "ap")
     ctx.use(AP, k=ctx.rng.randint(2, 4), sep="\n")
     ctx.nl()
-    prose(ctx, ctx.rng.randint(1, 3))
+    prose(ctx, ctx.rng.randint(4, 8))
     ctx.nl(2)
     ctx.use(SIG)

@@ -114,19 +114,37 @@ IMPR = group(
 )
 
 
+RAD_PROSE = (
+    "The osseous structures are unremarkable.",
+    "No suspicious osseous lesions.",
+    "Limited by motion artifact.",
+    "Technique: axial images were obtained without IV contrast.",
+    "The visualized upper abdomen is unremarkable.",
+    "Mild degenerative changes of the spine.",
+    "Heart size is normal.",
+    "Small hiatal hernia.",
+    "The lungs are clear without focal consolidation.",
+    "No pleural effusion or pneumothorax.",
+    "The mediastinal and hilar contours are within normal limits.",
+    "There is no free air under the diaphragm.",
+    "The liver, spleen and pancreas are unremarkable.",
+    "No hydronephrosis or perinephric stranding.",
+    "Atherosclerotic calcifications of the aorta.",
+    "No acute intracranial hemorrhage, mass effect or midline shift.",
+    "The ventricles and sulci are appropriate for age.",
+    "Lines and tubes are in standard position.",
+    "Scattered subcentimeter nodules, likely granulomas.",
+    "Soft tissues are unremarkable.",
+)
+
+
 def build(ctx: NoteContext) -> None:
     """Render a radiology report."""
     ctx.use(HDR, k=2, sep="\n")
     header(ctx, "findings")
     ctx.use(FINDINGS, k=ctx.rng.randint(2, 5))
-    if ctx.chance(0.5):
+    for sentence in ctx.rng.sample(RAD_PROSE, ctx.rng.randint(1, 6)):
         ctx.add(" ")
-        ctx.t(
-            "<The osseous structures are unremarkable.|No suspicious osseous "
-            "lesions.|Limited by motion artifact.|Technique: axial images were "
-            "obtained without IV contrast.|The visualized upper abdomen is "
-            "unremarkable.|Mild degenerative changes of the spine.|Heart size is "
-            "normal.|Small hiatal hernia.>"
-        )
+        ctx.add(sentence)
     header(ctx, "impression")
     ctx.use(IMPR, k=2, sep="\n\n")

@@ -2,6 +2,7 @@
 
 from ..context import NoteContext
 from ..families import fam, group
+from ..prose import prose
 
 KIND = "referral"
 
@@ -73,9 +74,8 @@ BODY = group(
     ),
     fam(
         "referral.body.school",
-        "{Pro} works as {prof:a} at {org:emp} and requests a letter for "
-        "<work|FMLA|disability>.",
-        "{Pro} <is a student at|attends> {org:school}.",
+        "{Pro} {job} and requests a letter for <work|FMLA|disability|school>.",
+        "{Poss} {relrole:young} {relname} attends {org:relschool}.",
         "Travel to {country} planned {season}.",
         dev=True,
     ),
@@ -97,5 +97,7 @@ def build(ctx: NoteContext) -> None:
     ctx.use(HEAD, k=2, sep="\n\n")
     ctx.nl(2)
     ctx.use(BODY, k=ctx.rng.randint(3, 6), sep=ctx.choice((" ", "\n\n")))
+    ctx.add(" ")
+    prose(ctx, ctx.rng.randint(4, 8))
     ctx.nl(2)
     ctx.use(CLOSE, k=2, sep="\n")

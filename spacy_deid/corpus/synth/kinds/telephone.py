@@ -2,6 +2,7 @@
 
 from ..context import NoteContext
 from ..families import fam, group
+from ..prose import prose
 
 KIND = "telephone"
 
@@ -70,5 +71,7 @@ def build(ctx: NoteContext) -> None:
     ctx.use(HDR, k=2, sep="\n")
     ctx.nl(2)
     ctx.use(BODY, k=ctx.rng.randint(2, 4))
+    ctx.add(" ")
+    prose(ctx, ctx.rng.randint(1, 3))
     ctx.nl()
     ctx.t("<{staff}|-- {staff}, {date:note}|{sig}>")
