@@ -17,6 +17,10 @@ layout and a list of abbreviations:
   line with nothing after its colon.
 - Any other single line break (a wrapped line) does not end a sentence.
 
+A line break is "\\n", "\\r\\n" or a lone "\\r" (old Mac files), or another
+line boundary of `str.splitlines` ("\\x0c", "\\u2028", ...): "Dr.\\r\\nSmith"
+and "Dr.\\rSmith" are read like "Dr.\\nSmith".
+
 Whitespace tokens never start a sentence; they stay with the previous one.
 """
 
@@ -59,6 +63,12 @@ DEFAULT_PUNCT_CHARS = [".", "?", "!", "...", "…"]
 HEADER_RE = re.compile(r"[^\W\d_][\w ,/&()'#.-]{0,60}?(?:(?<!\d):|:(?!\d))")
 # A line starting with a list marker: "1. ", "2) ", "- ", "* ", "• ".
 LIST_ITEM_RE = re.compile(r"(?:\d{1,2}[.)]|[-*•·])(?:\s|$)")
+# Line boundaries other than "\n" (those of `str.splitlines`), read as "\n".
+# "\r\n" is read as " \n" first, so that it counts as one line break; both
+# keep the text's length, so token offsets still index it.
+_LINE_BREAKS = str.maketrans(
+    dict.fromkeys("\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029", "\n")
+)
 # Closing punctuation that stays with the sentence before it.
 CLOSING = {")", "]", "}", '"', "'", "”", "’", "»"}
 
@@ -189,7 +199,7 @@ class ClinicalSentencizer:
         doc (Doc): The document.
         RETURNS (List[bool]): One flag per token; the first is True.
         """
-        text = doc.text
+        text = _normalize_line_breaks(doc.text)
         starts = [False] * len(doc)
         starts[0] = True
         words = [t for t in doc if not t.is_space]
@@ -331,6 +341,15 @@ class ClinicalSentencizer:
         path = Path(path).with_suffix(".json")
         self._load_config(srsly.read_json(path))
         return self
+
+
+def _normalize_line_breaks(text: str) -> str:
+    """Replace every line break by "\\n", keeping the length of the text.
+
+    text (str): The text.
+    RETURNS (str): The text with "\\r\\n" as " \\n" and other breaks as "\\n".
+    """
+    return text.replace("\r\n", " \n").translate(_LINE_BREAKS)
 
 
 def _norm_abbr(text: str) -> str:

@@ -14,6 +14,18 @@ boundaries. PHI shapes that must stay whole (phone numbers, ISO dates,
 hyphenated IDs, emails, URLs) are kept by `token_match`, which spaCy checks
 before splitting off each prefix or suffix and before infixes.
 
+Tokenization time is linear in the length of the text. spaCy splits
+affixes off a whitespace-free run one at a time and runs the whole suffix
+regex (a `search` that tries every start position) over the rest of the run
+after each split, so a long run made of affixes ("ab:ab:...", "=====...")
+took quadratic time (minutes for 12 KB); spaCy's `url_match` is quadratic on
+long runs with many ":" by itself. Runs longer than
+`MAX_AFFIX_RUN` characters therefore skip the prefix and suffix rules and
+`url_match` (their patterns fail at once on them) and are split by the infix
+rules only, in one pass: "a;b;c..." still splits at the separators, but a long
+camel-case run or a separator line ("=====...") stays one token. Every
+prefix and suffix pattern is also bounded, so that no attempt scans far.
+
 Usage in a config:
 
     [nlp.tokenizer]
@@ -21,17 +33,17 @@ Usage in a config:
 """
 
 import re
-from typing import Callable, Dict, Iterable, List
+from typing import Callable, Dict, Iterable, List, Pattern
 
 from spacy.lang.char_classes import ALPHA, ALPHA_LOWER, ALPHA_UPPER
 from spacy.language import Language
 from spacy.tokenizer import Tokenizer
-from spacy.util import (
-    compile_infix_regex,
-    compile_prefix_regex,
-    compile_suffix_regex,
-    registry,
-)
+from spacy.util import compile_infix_regex, registry
+
+try:  # Python 3.11+
+    from re import _parser as _sre_parse
+except ImportError:  # pragma: no cover
+    import sre_parse as _sre_parse
 
 _A = ALPHA
 _AL = ALPHA_LOWER
@@ -56,6 +68,31 @@ _UNIT_DEN = (
 )
 UNIT_PATTERN = rf"(?i:{_UNIT_NUM}(?:/{_UNIT_DEN}){{1,2}}|mmhg|cmh2o|meq)"
 
+# Whitespace-free runs longer than this skip the prefix and suffix rules and
+# `url_match`, and are split by the infix rules only (see the module
+# docstring). Long enough for any real word, date, ID or email; a longer URL
+# with a scheme is still kept whole by TOKEN_MATCH.
+MAX_AFFIX_RUN = 200
+# Fails where more than MAX_AFFIX_RUN characters follow (at the start: the
+# string is long). A negative lookahead of fixed length, so at most
+# MAX_AFFIX_RUN + 1 characters are read.
+_SHORT_AHEAD = rf"(?!(?s:.){{{MAX_AFFIX_RUN + 1}}})"
+# No suffix is longer than this (the longest bounded one is a capitalized word
+# of 41 letters; an ellipsis "....." longer than this splits in pieces). The
+# suffix regex starts with a check that at most this many characters remain,
+# so that its `search` skips the start positions far from the end after
+# reading MAX_SUFFIX + 1 characters, instead of trying each of the 100 suffix
+# patterns there (one search over 1 MB: 3.4 s before, 0.05 s after).
+MAX_SUFFIX = 50
+_NEAR_END = rf"(?!(?s:.){{{MAX_SUFFIX + 1}}})"
+# Fails where more than MAX_AFFIX_RUN characters precede (at the end: the
+# string is long). Fixed-width, so `re` allows it in a lookbehind; checked
+# only after a suffix matched up to the end, so it costs nothing elsewhere.
+_SHORT_BEHIND = rf"(?<!(?s:.){{{MAX_AFFIX_RUN + 1}}})"
+
+# A hexadecimal group of an IPv6 address.
+_HEX = r"[0-9a-f]{1,4}"
+
 # Whole-token shapes that must never be split. Checked on the whole
 # remaining string, so each alternative is anchored with `$` (spaCy restores
 # `token_match` as `re.compile(pattern).match`).
@@ -75,38 +112,49 @@ TOKEN_MATCH_PATTERNS = [
     # Phone numbers with dots ("617.555.1234") or a glued area code.
     r"\d{3}\.\d{3}\.\d{4}",
     r"\(\d{3}\)\d{3}[-.]\d{4}",
+    # IPv6 addresses: eight groups ("2001:0db8:0:0:0:0:0:1"), or fewer with
+    # "::" ("2001:db8::1", "fe80::1ff:fe23:4567:890a", "::1"). Groups are
+    # bounded and separated by ":", so nothing backtracks far.
+    rf"(?i:{_HEX}(?::{_HEX}){{7}}"
+    rf"|{_HEX}(?::{_HEX}){{0,6}}::(?:{_HEX}(?::{_HEX}){{0,5}})?"
+    rf"|::{_HEX}(?::{_HEX}){{0,6}})",
+    # MAC addresses: "00:1a:2b:3c:4d:5e", "00-1A-2B-3C-4D-5E".
+    r"(?i:[0-9a-f]{2}(?::[0-9a-f]{2}){5}|[0-9a-f]{2}(?:-[0-9a-f]{2}){5})",
     # Units such as "mEq/L", "mg/dL", "mcg/kg/min", "mmHg".
     UNIT_PATTERN,
 ]
 TOKEN_MATCH = "|".join(f"(?:{p})$" for p in TOKEN_MATCH_PATTERNS)
 
 # Extra prefixes (split off the front of a string, then the rest is checked
-# again, so "Tel:617-555-1234" ends with a whole phone number).
+# again, so "Tel:617-555-1234" ends with a whole phone number). Repeats are
+# bounded ("{1,40}", not "+") so that an attempt never reads far; spaCy
+# anchors each prefix at the start of the string.
 CLINICAL_PREFIXES = [
     # A field label glued to its value: "MR:6746781", "MRN#12345",
     # "DOB:01/02/1960", "Email:joe@x.org" (not "http://"), "mrn=123". The
     # ":", "#" or "=" is then a default prefix. "º" for labels like "NºCol:".
-    rf"[{_A}](?:[{_A}º]|-(?=[{_A}]))*(?=:[^/]|#[0-9]|=.)",
+    rf"[{_A}](?:[{_A}º]|-(?=[{_A}])){{0,40}}(?=:[^/]|#[0-9]|=.)",
     # A date glued to a time: "09/20/2015T0800Z" -> "09/20/2015" "T0800Z".
-    r"[0-9][0-9/.-]*[0-9](?=T[0-9a-z])",
+    r"[0-9][0-9/.-]{0,20}[0-9](?=T[0-9a-z])",
     # A field of a record glued to the next by "|", ";" or "," (not a
     # thousands separator): "E06-1336|Berry", "CAO352;src=", "08:15,SJ512".
     # The field stays one token; the separator is split by the next prefix.
-    r"[\w.:@/+#'-]+(?=(?:[|;]|,(?![0-9]{3}(?![0-9.]))).)",
+    # A longer field is split at the separator by the infix below.
+    r"[\w.:@/+#'-]{1,100}(?=(?:[|;]|,(?![0-9]{3}(?![0-9.]))).)",
     r"\|",
     # A label glued to a number of three digits or more by a hyphen or slash:
     # "nhc-150679", "MRN-12345", "nhc/976421"; the hyphen or slash is split
     # by the next prefix. "IL-6", "COVID-19" stay whole.
-    rf"[{_A}]+(?=[-/][0-9]{{3}})",
+    rf"[{_A}]{{1,40}}(?=[-/][0-9]{{3}})",
     r"[-/](?=[0-9]{3})",
     # Letters glued to a number of two digits or more, or to a date or a
     # decimal: "Results02/20/2087", "MRN12345", "a26", "on4/16", "pH7.35".
     # Needs two letters (or the article "a") so that "B12", "q12h", "x10" and
     # "HbA1c" stay whole; not inside an email local part.
-    rf"(?:[{_A}]{{2,}}|a)(?=(?:[0-9]{{2}}|[0-9][/.:-][0-9])"
-    r"(?![0-9A-Za-z._%+-]*@))",
+    rf"(?:[{_A}]{{2,40}}|a)(?=(?:[0-9]{{2}}|[0-9][/.:-][0-9])"
+    r"(?![0-9A-Za-z._%+-]{0,64}@))",
     # A phone extension: "x5493", "x645-3055" -> "x" ... ("x10", "x100" stay).
-    r"[xX](?=[0-9][0-9-]{2,}[0-9])",
+    r"[xX](?=[0-9][0-9-]{2,20}[0-9])",
     # A title glued to a name: "DrBarry" -> "Dr" "Barry".
     rf"(?:Drs|Dr|Mrs|Mr|Ms)(?=[{_AU}][{_AL}])",
     # "w/" glued to the next word: "w/pain" -> "w/" "pain".
@@ -116,25 +164,29 @@ CLINICAL_PREFIXES = [
 ]
 
 # Extra suffixes (split off the end of a string; the rest is checked again).
+# spaCy anchors each suffix at the end and `search`es for it from every start
+# position, so repeats are bounded here too.
 CLINICAL_SUFFIXES = [
     # lower->Upper camel glue: "WhalenChief" -> "Whalen" "Chief". Needs two
     # lowercase letters before the capital, so "McDonald", "DeVries",
     # "iPhone", "mEq" stay whole ("mmHg" is kept by TOKEN_MATCH).
-    rf"(?<=[{_AL}][{_AL}]){_NOT_AFTER_PARTICLE}[{_AU}][{_AL}]+",
+    rf"(?<=[{_AL}][{_AL}]){_NOT_AFTER_PARTICLE}[{_AU}][{_AL}]{{1,40}}",
     # ALLCAPS glued to a capitalized word: "USMeaningful" -> "US" "Meaningful".
-    rf"(?<=[{_AU}][{_AU}])[{_AU}][{_AL}]+",
+    # The word needs two lowercase letters after its capital, so that plurals
+    # and abbreviations stay whole: "ABGs", "CXRs", "NSAIDs", "ACEi", "PMHx".
+    rf"(?<=[{_AU}][{_AU}])[{_AU}][{_AL}]{{2,40}}",
     # A number glued to a capitalized word: "1400Prior" -> "1400" "Prior".
-    rf"(?<=[0-9])[{_AU}][{_AL}]+",
+    rf"(?<=[0-9])[{_AU}][{_AL}]{{1,40}}",
     # Two digits or more glued to an ALLCAPS word, except ordinals ("21ST"):
     # "09/14/2067CPT".
-    rf"(?<=[0-9][0-9])(?!(?:ST|ND|RD|TH)$)[{_AU}]{{2,}}",
+    rf"(?<=[0-9][0-9])(?!(?:ST|ND|RD|TH)$)[{_AU}]{{2,40}}",
     # Age glued to its unit, and sex: "26yo", "26y/o", "38Y.O.", "26yoM",
     # "3mos", "26M".
     r"(?<=[0-9])(?i:y/?o[fm]?|y\.o\.?|yrs?|y|mos?|wks?)",
     r"(?<=[0-9][0-9])[FM]",
     # A number glued to a lowercase word, except ordinals: "08/15/2069at",
     # "9499on", "2:30pm".
-    rf"(?<=[0-9][0-9])(?!(?:st|nd|rd|th)$)[{_AL}]{{2,}}",
+    rf"(?<=[0-9][0-9])(?!(?:st|nd|rd|th)$)[{_AL}]{{2,40}}",
     # A time glued to a date: "2097-12-09T0800Z", "10/30/20250800",
     # "07/02/900600", "08/17/9411:00".
     r"(?<=[0-9])T[0-9]{2}:?[0-9]{2}(?::?[0-9]{2})?Z?",
@@ -142,6 +194,13 @@ CLINICAL_SUFFIXES = [
     r"(?<=/[0-9]{2})(?:[0-9]{4}|[0-9]{1,2}:[0-9]{2})",
     # The field separator "|" at the end.
     r"\|",
+    # A phone extension glued to a phone number: "617-555-0142x12",
+    # "617.555.0142ext.12" -> "617-555-0142" "x12" (the number is then kept
+    # whole by TOKEN_MATCH instead of being split at its hyphens).
+    r"(?<=[0-9][-.][0-9]{4})(?i:x|ext\.?)[0-9]{1,6}",
+    # A hyphen after a number, as before a lost range end or line break:
+    # "09/14/2067-" -> "09/14/2067" "-".
+    r"(?<=[0-9])-",
     # Clinical units after a number: "120/80mmHg", "5mg/kg", "20mEq/L".
     rf"(?<=[0-9]){UNIT_PATTERN}",
     # A period after a unit that ends in a capital: "mg/dL." -> "mg/dL" ".".
@@ -155,8 +214,14 @@ CLINICAL_SUFFIXES = [
     rf"(?<=/[{_A}])\.",
 ]
 
-# Extra infixes (split inside a string, after affixes are gone).
+# Extra infixes (split inside a string, after affixes are gone). Runs longer
+# than MAX_AFFIX_RUN are split by infixes only.
 CLINICAL_INFIXES = [
+    # Record separators, as the record prefixes above split them: "|", ";",
+    # and "," unless a thousands separator ("1,000"). For fields too long for
+    # the prefix and for long log rows: "...,jsmith2,10.1.2.3,VIEW".
+    r"[|;]",
+    r",(?![0-9]{3}(?![0-9.]))",
     # A closing parenthesis between digits: "(416)943" -> ... ")" "943".
     r"(?<=[0-9])\)(?=[0-9])",
     # A period between a number and a capital (a lost space after a
@@ -234,6 +299,77 @@ def _scope_flags(pattern: str) -> str:
     return f"(?{flags}:{rest})" if flags else f"(?:{rest})"
 
 
+def _compile_prefixes(entries: Iterable[str]) -> Pattern:
+    """Compile prefix patterns like `spacy.util.compile_prefix_regex`, but
+    failing at once on strings longer than MAX_AFFIX_RUN.
+
+    entries (Iterable[str]): The prefix patterns, in order of priority.
+    RETURNS (Pattern): The regex; use its `search`.
+    """
+    alternatives = "|".join(f"(?:{p})" for p in entries if p.strip())
+    # "^" first: `re` tries a pattern that starts with "^" at position 0 only.
+    return re.compile(f"^{_SHORT_AHEAD}(?:{alternatives})")
+
+
+def _max_width(pattern: str) -> int:
+    """Return the most characters a pattern can match (lookarounds match
+    none), or MAX_SUFFIX when unbounded or unknown.
+
+    pattern (str): A regex pattern.
+    RETURNS (int): The width, at most MAX_SUFFIX.
+    """
+    try:
+        width = _sre_parse.parse(pattern).getwidth()[1]
+    except Exception:  # an internal module: fall back to the outer bound
+        return MAX_SUFFIX
+    return min(width, MAX_SUFFIX)
+
+
+def _compile_suffixes(entries: Iterable[str]) -> Pattern:
+    """Compile suffix patterns like `spacy.util.compile_suffix_regex`, but
+    faster and never matching on strings longer than MAX_AFFIX_RUN.
+
+    entries (Iterable[str]): The suffix patterns, in order of priority.
+    RETURNS (Pattern): The regex; use its `search`.
+    """
+    # `search` tries every alternative at every start position. Consecutive
+    # alternatives of at most 5 characters (most of them: "," ")" "'s") are
+    # grouped behind one check that at most that many characters remain, so
+    # that they are skipped together far from the end. The check is exact
+    # (every alternative ends at "$"), so the order of priority and the
+    # result are those of spaCy's regex; it halves the time of a search.
+    groups: List[List[str]] = []
+    widths: List[int] = []
+    for piece in entries:
+        if not piece.strip():
+            continue
+        width = _max_width(piece)
+        short = width <= 5
+        if not groups or short != (widths[-1] <= 5):
+            groups.append([])
+            widths.append(width)
+        groups[-1].append(f"(?:{piece})$")
+        widths[-1] = max(widths[-1], width)
+    alternatives = "|".join(
+        f"(?!(?s:.){{{width + 1}}})(?:{'|'.join(group)})"
+        for group, width in zip(groups, widths, strict=True)
+    )
+    # The length check of the whole string runs only once a suffix matched.
+    return re.compile(f"{_NEAR_END}(?:{alternatives}){_SHORT_BEHIND}")
+
+
+def _compile_short_match(pattern: str) -> Pattern:
+    """Compile a `token_match` or `url_match` pattern that is not known to
+    run in linear time, so that it fails at once on strings longer than
+    MAX_AFFIX_RUN. spaCy's `URL_MATCH` takes quadratic time on long runs
+    with many ":" ("a:a:a:...", 20,000 characters: 15 s).
+
+    pattern (str): The pattern, maybe with leading global flags.
+    RETURNS (Pattern): The regex; use its `match`.
+    """
+    return re.compile(f"{_SHORT_AHEAD}(?:{_scope_flags(pattern)})")
+
+
 @registry.tokenizers("spacy_deid.ClinicalTokenizer.v1")
 def create_clinical_tokenizer() -> Callable[[Language], Tokenizer]:
     """Registered function that creates the clinical tokenizer.
@@ -255,15 +391,21 @@ def make_clinical_tokenizer(nlp: Language) -> Tokenizer:
     infixes = list(defaults.infixes or []) + CLINICAL_INFIXES
     rules = _drop_single_letter_exceptions(dict(defaults.tokenizer_exceptions))
     rules.update(clinical_special_cases())
+    # TOKEN_MATCH runs in linear time, so long emails and URLs with a scheme
+    # stay whole; a language's own pattern is checked on short runs only.
     token_match = TOKEN_MATCH
     if defaults.token_match is not None:
-        token_match += "|" + _scope_flags(defaults.token_match.__self__.pattern)
+        pattern = _compile_short_match(defaults.token_match.__self__.pattern)
+        token_match += "|" + pattern.pattern
+    url_match = None
+    if defaults.url_match is not None:
+        url_match = _compile_short_match(defaults.url_match.__self__.pattern).match
     return Tokenizer(
         nlp.vocab,
         rules=rules,
-        prefix_search=compile_prefix_regex(prefixes).search,
-        suffix_search=compile_suffix_regex(suffixes).search,
+        prefix_search=_compile_prefixes(prefixes).search,
+        suffix_search=_compile_suffixes(suffixes).search,
         infix_finditer=compile_infix_regex(infixes).finditer,
         token_match=re.compile(token_match).match,
-        url_match=defaults.url_match,
+        url_match=url_match,
     )

@@ -210,5 +210,7 @@ def test_missing_input_and_unusable_pipeline(tmp_path):
     nlp.add_pipe("phi_rules")
     nlp.to_disk(tmp_path / "misordered")
     record = json.dumps({"id": "a", "text": "Dr. Whalen saw pt on 09/14/2067."})
-    proc = spacy_deid("run", "-", "-", "--model", str(tmp_path / "misordered"), stdin=record)
+    proc = spacy_deid(
+        "run", "-", "-", "--model", str(tmp_path / "misordered"), stdin=record
+    )
     assert proc.returncode == 1 and "Whalen" not in proc.stdout

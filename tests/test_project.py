@@ -14,7 +14,9 @@ def test_project_run_all(tmp_path):
     (tmp_path / "assets").mkdir()
     cmd = [sys.executable, "-m", "spacy", "project", "run", "all", str(tmp_path)]
     cmd += ["--vars.synth_train", "30", "--vars.synth_dev", "15"]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    proc = subprocess.run(
+        cmd, capture_output=True, text=True, timeout=600, cwd=tmp_path
+    )
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     assert (tmp_path / "corpus" / "synth_train.spacy").exists()
     assert (tmp_path / "training" / "en_rules" / "config.cfg").exists()

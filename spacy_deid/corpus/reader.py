@@ -31,7 +31,7 @@ class PhiCorpus:
 
     def __init__(
         self,
-        path: Union[str, Path],
+        path: Optional[Union[str, Path]],
         format: str = "auto",
         label_map: Optional[Union[str, LabelMap]] = None,
         misaligned: str = "expand",
@@ -39,15 +39,15 @@ class PhiCorpus:
     ) -> None:
         """Initialize the corpus.
 
-        path (Union[str, Path]): The corpus file or directory.
+        path (Optional[Union[str, Path]]): The corpus file or directory.
         format (str): "auto", "jsonl", "i2b2", "brat" or "spacy".
         label_map: Named label map ("category", "meddocan2i2b2", ...) or None.
         misaligned (str): "expand", "contract", "drop" or "missing".
         limit (int): Read at most this many notes (0: all).
         """
-        if path is None:
-            raise ValueError("PhiCorpus needs a path (set [paths] in the config)")
-        self.path = Path(path)
+        # Like spaCy's Corpus, a missing path only fails when the corpus is
+        # read, so `spacy debug config` works on a config with null paths.
+        self.path = None if path is None else Path(path)
         self.format = format
         self.label_map = label_map
         self.misaligned = misaligned
@@ -60,6 +60,8 @@ class PhiCorpus:
         nlp (Language): Its `make_doc` tokenizes both sides of the Example.
         YIELDS (Example): predicted = plain doc, reference = doc with gold ents.
         """
+        if self.path is None:
+            raise ValueError("PhiCorpus needs a path (set [paths] in the config)")
         mapping = get_label_map(self.label_map)
         stats = ConversionStats(policy=self.misaligned)
         for i, note in enumerate(read_notes(self.path, self.format)):

@@ -44,6 +44,19 @@ SENT_CASES = [
     ("Line one\n\nLine two", ["Line one\n\n", "Line two"]),
     ("Dr.\n\nSmith", ["Dr.\n\n", "Smith"]),
     ("no stop\r\n\r\nnext", ["no stop\r\n\r\n", "next"]),
+    # CRLF and lone CR line breaks read like "\n".
+    ("Dr.\r\nSmith", ["Dr.\r\nSmith"]),
+    ("Dr.\rSmith", ["Dr.\rSmith"]),
+    ("Dr.\r\n\r\nSmith", ["Dr.\r\n\r\n", "Smith"]),
+    ("Line one\r\rLine two", ["Line one\r\r", "Line two"]),
+    ("He is well.\rshe is not.", ["He is well.\r", "she is not."]),
+    ("The patient was seen by\r\nthe team.", ["The patient was seen by\r\nthe team."]),
+    ("Meds:\r1. Aspirin\r2. Tylenol", ["Meds:\r", "1. Aspirin\r", "2. Tylenol"]),
+    (
+        "PHYSICAL EXAMINATION\r\nGeneral: well\r\nHEENT: ok",
+        ["PHYSICAL EXAMINATION\r\n", "General: well\r\n", "HEENT: ok"],
+    ),
+    ("Page one.\x0cPage two", ["Page one.\x0c", "Page two"]),
     (
         "The patient was seen by\nthe team today.",
         ["The patient was seen by\nthe team today."],

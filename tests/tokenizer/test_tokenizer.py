@@ -9,7 +9,7 @@ import pytest
 import spacy
 from spacy.util import make_tempdir
 
-from spacy_deid.tokenizer import TOKEN_MATCH, _scope_flags
+from spacy_deid.tokenizer import MAX_AFFIX_RUN, TOKEN_MATCH, _scope_flags
 
 TOKENIZER_CONFIG = {
     "nlp": {"tokenizer": {"@tokenizers": "spacy_deid.ClinicalTokenizer.v1"}}
@@ -55,6 +55,12 @@ SPLIT_CASES = [
     ("ACV813,172.49.154.54,VIEW", ["ACV813", ",", "172.49.154.54", ",", "VIEW"]),
     ("mrn=52-208-093", ["mrn", "=", "52-208-093"]),
     ("HTN;DM;CAD", ["HTN", ";", "DM", ";", "CAD"]),
+    (
+        "2067-03-01T08:15Z,jsmith2,10.1.2.3,VIEW",
+        ["2067-03-01", "T08:15Z", ",", "jsmith2", ",", "10.1.2.3", ",", "VIEW"],
+    ),
+    ("A|B|C", ["A", "|", "B", "|", "C"]),
+    ("a|b||c;d", ["a", "|", "b", "|", "|", "c", ";", "d"]),
     ("1,000 mg", ["1,000", "mg"]),
     # Dates glued to times.
     ("2097-12-09T0800Z", ["2097-12-09", "T0800Z"]),
@@ -71,6 +77,8 @@ SPLIT_CASES = [
     # Titles, extensions, signatures.
     ("DrBarry Wood", ["Dr", "Barry", "Wood"]),
     ("x645-3055", ["x", "645-3055"]),
+    ("617-555-0142x12", ["617-555-0142", "x12"]),
+    ("Tel:617.555.0142ext.12,", ["Tel", ":", "617.555.0142", "ext.12", ","]),
     ("X5493", ["X", "5493"]),
     ("-S Johnson", ["-", "S", "Johnson"]),
     ("91y", ["91", "y"]),
@@ -99,8 +107,22 @@ SPLIT_CASES = [
     ("5-10", ["5", "-", "10"]),
     ("2010-2015", ["2010", "-", "2015"]),
     ("09/14/2067-09/20/2067", ["09/14/2067", "-", "09/20/2067"]),
+    ("9/14/2067-9/16/2067", ["9/14/2067", "-", "9/16/2067"]),
+    ("9/14-9/16", ["9/14", "-", "9/16"]),
+    ("09/14/2067-", ["09/14/2067", "-"]),
+    ("seen 09/14/2067-\nback", ["seen", "09/14/2067", "-", "\n", "back"]),
+    # ALLCAPS glued to a word of two lowercase letters or more.
+    ("EKGNormal", ["EKG", "Normal"]),
     # Whitespace keeps its offsets.
     ("x\r\ny", ["x", "\r\n", "y"]),
+    ("x\ry", ["x", "\r", "y"]),
+    ("Dr.\r\nSmith", ["Dr.", "\r\n", "Smith"]),
+    ("Dr.\rSmith", ["Dr.", "\r", "Smith"]),
+    (
+        "MR:123\r\nDOB:01/02/1960\r",
+        ["MR", ":", "123", "\r\n", "DOB", ":", "01/02/1960", "\r"],
+    ),
+    ("end.\r\n\r\nNext\r\rLine", ["end", ".", "\r\n\r\n", "Next", "\r\r", "Line"]),
     ("a\t\tb  c\r\n\r\nd", ["a", "\t\t", "b", " ", "c", "\r\n\r\n", "d"]),
     ("Dr.\nSmith", ["Dr.", "\n", "Smith"]),
     ("Dr. \n John Smith", ["Dr.", "\n ", "John", "Smith"]),
@@ -123,10 +145,17 @@ SINGLE_TOKENS = [
     "123-45-6789",
     "02115-1234",
     "7600593-6",
+    "2001:db8::1",
+    "fe80::1ff:fe23:4567:890a",
+    "2001:0db8:0000:0000:0000:ff00:0042:8329",
+    "::1",
+    "00:1a:2b:3c:4d:5e",
     # Dates, times, numbers.
     "09/14/2067",
     "2067-09-14",
     "14.09.2067",
+    "12MAR2067",
+    "12Mar67",
     "3/14",
     "14:30",
     "7.35",
@@ -150,6 +179,19 @@ SINGLE_TOKENS = [
     "w/o",
     "c/o",
     "h/o",
+    "ACEi",
+    "PMHx",
+    "ABGs",
+    "UAs",
+    "CXRs",
+    "EKGs",
+    "PEx",
+    "FHx",
+    "SHx",
+    "HPIs",
+    "NSAIDs",
+    "mRNA",
+    "pCO2",
     # Names.
     "McDonald",
     "MacArthur",
@@ -252,6 +294,39 @@ def test_clinical_tokenizer_keeps_text_of_a_note(nlp):
     assert "".join(t.text_with_ws for t in doc) == text
     for token in doc:
         assert text[token.idx : token.idx + len(token)] == token.text
+
+
+def test_clinical_tokenizer_line_breaks_stay_alone(nlp):
+    """CR, LF and CRLF are whitespace tokens of their own, never glued to a
+    word."""
+    text = "Name: Ann\r\nMRN:12345\rDOB: 01/02/1960\n\r\nPlan:\r\n- ASA\r"
+    doc = nlp(text)
+    assert "".join(t.text_with_ws for t in doc) == text
+    for token in doc:
+        if not token.is_space:
+            assert "\r" not in token.text and "\n" not in token.text
+    assert [t.text for t in doc if t.is_space] == ["\r\n", "\r", "\n\r\n", "\r\n", "\r"]
+
+
+def test_clinical_tokenizer_long_runs(nlp):
+    """Runs longer than MAX_AFFIX_RUN are split by the infixes only: record
+    separators still split, offsets stay exact."""
+    row = "2067-03-01T08:15Z,jsmith2,10.1.2.3,VIEW"
+    text = ",".join([row] * 10)
+    assert len(text) > MAX_AFFIX_RUN
+    doc = nlp(text)
+    assert_offsets(doc, text, [t.text for t in doc])
+    words = [t.text for t in doc]
+    # Split at every comma; the affix rules do not apply, so the date is
+    # split at its hyphens by spaCy's infixes (a known gap).
+    assert words.count(",") == text.count(",")
+    assert all("," not in w for w in words if w != ",")
+    assert {"jsmith2", "10.1.2.3", "VIEW"} <= set(words)
+    assert len(nlp("a;" * 4000)) == 8000
+    assert [t.text for t in nlp("ab|" * 3000)][:3] == ["ab", "|", "ab"]
+    # A long URL with a scheme stays whole.
+    url = "https://example.org/" + "a" * 300
+    assert [t.text for t in nlp(f"see {url} now")] == ["see", url, "now"]
 
 
 def test_clinical_tokenizer_empty_and_whitespace(nlp):

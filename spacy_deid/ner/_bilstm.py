@@ -1,0 +1,219 @@
+"""The `bilstm` layer: a one-layer bidirectional LSTM over a `Padded` batch,
+in numpy, with correct gradients.
+
+thinc 8.3's CPU `LSTM` (NumpyOps.backprop_lstm) returns wrong gradients: the
+weight gradient starts from a copy of the weights instead of zeros, and the
+first time step of each direction gets no gate gradient (so a one-step
+sequence gets no input gradient at all). Its forward pass is right. This layer
+replaces it for training and inference; `tests/ner/test_layers.py` checks its
+gradients numerically.
+
+Internally the batch is packed (the rows still running at step t, which are
+the first `size_at_t[t]` as `Padded` sorts by length), so padding costs
+nothing. The input projection of all steps is one matrix product per
+direction; the time loop only does the recurrent (n, h) @ (h, 4h) product.
+"""
+
+from typing import Callable, Optional, Tuple
+
+import numpy as np
+from thinc.api import Model, NumpyOps, glorot_uniform_init
+from thinc.types import Padded
+
+Cache = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def bilstm(nO: Optional[int] = None, nI: Optional[int] = None) -> Model[Padded, Padded]:
+    """Build the layer.
+
+    nO (Optional[int]): Output width, both directions together (even).
+    nI (Optional[int]): Input width.
+    RETURNS (Model[Padded, Padded]): The layer.
+    """
+    return Model(
+        "bilstm",
+        forward,
+        init=init,
+        dims={"nO": nO, "nI": nI},
+        params={"Wx": None, "Wh": None, "b": None},
+    )
+
+
+def init(model: Model[Padded, Padded], X: Optional[Padded] = None, Y=None) -> None:
+    """Glorot-initialize the weights; forget-gate biases start at 1."""
+    if X is not None:
+        model.set_dim("nI", X.data.shape[2])
+    nH = model.get_dim("nO") // 2
+    nI = model.get_dim("nI")
+    Wx = np.stack([glorot_uniform_init(model.ops, (4 * nH, nI)) for _ in range(2)])
+    Wh = np.stack([glorot_uniform_init(model.ops, (4 * nH, nH)) for _ in range(2)])
+    b = np.zeros((2, 4 * nH), dtype="f4")
+    b[:, nH : 2 * nH] = 1.0  # gate order: input, forget, output, cell
+    model.set_param("Wx", model.ops.asarray3f(Wx))
+    model.set_param("Wh", model.ops.asarray3f(Wh))
+    model.set_param("b", model.ops.asarray2f(b))
+
+
+def _sigmoid(X: np.ndarray) -> np.ndarray:
+    return 0.5 * (1.0 + np.tanh(0.5 * X))
+
+
+def _steps(T: int, reverse: bool) -> range:
+    return range(T - 1, -1, -1) if reverse else range(T)
+
+
+def _offsets(size_at_t: np.ndarray) -> np.ndarray:
+    """Start of each time step in the packed rows, plus the total."""
+    return np.concatenate([[0], np.cumsum(size_at_t)]).astype("i8")
+
+
+def _pack(X: np.ndarray, size_at_t: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """(T, B, F) padded -> (N, F) packed: step t's running rows, in order."""
+    out = np.empty((offsets[-1], X.shape[2]), dtype="f4")
+    for t, n in enumerate(size_at_t):
+        out[offsets[t] : offsets[t + 1]] = X[t, :n]
+    return out
+
+
+def _unpack(
+    X: np.ndarray, size_at_t: np.ndarray, offsets: np.ndarray, B: int
+) -> np.ndarray:
+    """(N, F) packed -> (T, B, F) padded with zeros."""
+    out = np.zeros((len(size_at_t), B, X.shape[1]), dtype="f4")
+    for t, n in enumerate(size_at_t):
+        out[t, :n] = X[offsets[t] : offsets[t + 1]]
+    return out
+
+
+def _run(
+    proj: np.ndarray, Wh: np.ndarray, size_at_t: np.ndarray, reverse: bool
+) -> Cache:
+    """One direction over packed input projections (+ bias), (N, 4h).
+
+    RETURNS (Cache): Packed gate activations, cells and outputs, and the
+        step sizes.
+    """
+    nG = proj.shape[1]
+    nH = nG // 4
+    offsets = _offsets(size_at_t)
+    B = int(size_at_t[0]) if len(size_at_t) else 0
+    H = np.empty((proj.shape[0], nH), dtype="f4")
+    C = np.empty((proj.shape[0], nH), dtype="f4")
+    gates = np.empty(proj.shape, dtype="f4")
+    h = np.zeros((B, nH), dtype="f4")
+    c = np.zeros((B, nH), dtype="f4")
+    for t in _steps(len(size_at_t), reverse):
+        n = size_at_t[t]
+        rows = slice(offsets[t], offsets[t + 1])
+        a = gates[rows]
+        np.add(proj[rows], h[:n] @ Wh.T, out=a)
+        a[:, : 3 * nH] = _sigmoid(a[:, : 3 * nH])
+        np.tanh(a[:, 3 * nH :], out=a[:, 3 * nH :])
+        c[:n] = a[:, nH : 2 * nH] * c[:n] + a[:, :nH] * a[:, 3 * nH :]
+        h[:n] = a[:, 2 * nH : 3 * nH] * np.tanh(c[:n])
+        C[rows], H[rows] = c[:n], h[:n]
+    return gates, C, H, size_at_t
+
+
+def _backprop(
+    dH: np.ndarray, Wh: np.ndarray, cache: Cache, reverse: bool
+) -> Tuple[np.ndarray, np.ndarray]:
+    """One direction: gradients of the packed projections (N, 4h) and of Wh."""
+    gates, C, H, size_at_t = cache
+    T = len(size_at_t)
+    nH = H.shape[1]
+    offsets = _offsets(size_at_t)
+    B = int(size_at_t[0]) if T else 0
+    d_proj = np.empty(gates.shape, dtype="f4")
+    dWh = np.zeros(Wh.shape, dtype="f4")
+    dh = np.zeros((B, nH), dtype="f4")
+    dc = np.zeros((B, nH), dtype="f4")
+    for t in _steps(T, not reverse):
+        n = size_at_t[t]
+        rows = slice(offsets[t], offsets[t + 1])
+        prev = t + 1 if reverse else t - 1
+        # Rows with a previous step; the others started from zero states.
+        m = min(n, size_at_t[prev]) if 0 <= prev < T else 0
+        a = gates[rows]
+        i, f, o, g = (a[:, k * nH : (k + 1) * nH] for k in range(4))
+        tanh_c = np.tanh(C[rows])
+        dh_t = dh[:n] + dH[rows]
+        dc_t = dc[:n] + dh_t * o * (1.0 - tanh_c**2)
+        c_prev = np.zeros_like(tanh_c)
+        if m:
+            c_prev[:m] = C[offsets[prev] : offsets[prev] + m]
+        da = d_proj[rows]
+        da[:, :nH] = dc_t * g * i * (1.0 - i)
+        da[:, nH : 2 * nH] = dc_t * c_prev * f * (1.0 - f)
+        da[:, 2 * nH : 3 * nH] = dh_t * tanh_c * o * (1.0 - o)
+        da[:, 3 * nH :] = dc_t * i * (1.0 - g**2)
+        if m:
+            dWh += da[:m].T @ H[offsets[prev] : offsets[prev] + m]
+        # Rows that start at this step (reverse direction) are never read
+        # again, so their carried gradients need no clearing.
+        dh[:n] = da @ Wh
+        dc[:n] = dc_t * f
+    return d_proj, dWh
+
+
+def _thinc_params(Wx: np.ndarray, Wh: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Our weights in the flat layout of thinc's CPU LSTM kernel: per
+    direction Wx, bx, Wh, bh, with the gate blocks in the order forget,
+    input, output, cell (ours: input, forget, output, cell)."""
+    nH = Wh.shape[2]
+    parts = []
+    for d in range(2):
+        for W in (Wx[d], b[d], Wh[d]):
+            parts.append(np.concatenate([W[nH : 2 * nH], W[:nH], W[2 * nH :]]).ravel())
+        parts.append(np.zeros(4 * nH, dtype="f4"))
+    return np.concatenate(parts).astype("f4")
+
+
+def _predict(model: Model[Padded, Padded], X: np.ndarray, size_at_t) -> np.ndarray:
+    """Inference with thinc's Cython kernel (its forward pass is right)."""
+    Wx, Wh, b = (model.get_param(name) for name in ("Wx", "Wh", "b"))
+    nH = Wh.shape[2]
+    zeros = np.zeros((1, 2, nH), dtype="f4")
+    params = _thinc_params(Wx, Wh, b)
+    sizes = np.ascontiguousarray(size_at_t, dtype="i4")
+    return model.ops.lstm_forward_inference(params, zeros, zeros, X, sizes)
+
+
+def forward(
+    model: Model[Padded, Padded], Xp: Padded, is_train: bool
+) -> Tuple[Padded, Callable]:
+    Wx, Wh, b = (model.get_param(name) for name in ("Wx", "Wh", "b"))
+    B = Xp.data.shape[1]
+    size_at_t = np.asarray(Xp.size_at_t)
+    offsets = _offsets(size_at_t)
+    X = _pack(Xp.data, size_at_t, offsets)
+    if not is_train and isinstance(model.ops, NumpyOps) and len(X):
+        Y = _unpack(_predict(model, X, size_at_t), size_at_t, offsets, B)
+        return Padded(Y, Xp.size_at_t, Xp.lengths, Xp.indices), _no_backprop
+    caches = [
+        _run(X @ Wx[d].T + b[d], Wh[d], size_at_t, reverse=d == 1) for d in range(2)
+    ]
+    Y = _unpack(np.hstack([cache[2] for cache in caches]), size_at_t, offsets, B)
+
+    def backprop(dYp: Padded) -> Padded:
+        nH = Wh.shape[2]
+        dY = _pack(dYp.data, size_at_t, offsets)
+        dX = np.zeros(X.shape, dtype="f4")
+        dWx, dWh, db = np.zeros_like(Wx), np.zeros_like(Wh), np.zeros_like(b)
+        for d in range(2):
+            dH = dY[:, d * nH : (d + 1) * nH]
+            d_proj, dWh[d] = _backprop(dH, Wh[d], caches[d], reverse=d == 1)
+            dWx[d] = d_proj.T @ X
+            db[d] = d_proj.sum(axis=0)
+            dX += d_proj @ Wx[d]
+        model.inc_grad("Wx", dWx)
+        model.inc_grad("Wh", dWh)
+        model.inc_grad("b", db)
+        dXp = _unpack(dX, size_at_t, offsets, B)
+        return Padded(dXp, Xp.size_at_t, Xp.lengths, Xp.indices)
+
+    return Padded(Y, Xp.size_at_t, Xp.lengths, Xp.indices), backprop
+
+
+def _no_backprop(dYp: Padded) -> Padded:
+    raise ValueError("bilstm: no backprop after a forward pass with is_train=False")

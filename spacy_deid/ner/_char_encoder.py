@@ -1,0 +1,141 @@
+"""The `char_encoder` layer: embed each token's UTF-8 bytes, run a sequence
+encoder over them and max-pool, giving one vector per token.
+
+All tokens of a batch form one `Padded` batch of byte sequences (time = byte
+position, at most `nC` bytes, sorted by length as `Padded` requires), so the
+encoder (thinc's Cython `LSTM` or `char_cnn`) runs once per batch. Tokens
+longer than `nC` bytes keep their first `nC // 2` and last `nC - nC // 2`
+bytes (the ends of emails and URLs matter). Case is kept.
+"""
+
+from typing import Callable, List, Tuple
+
+import numpy as np
+from spacy.tokens import Doc
+from thinc.api import Model, uniform_init
+from thinc.types import Floats2d, Padded
+
+InT = List[Doc]
+OutT = List[Floats2d]
+
+
+def char_encoder(encoder: Model[Padded, Padded], nM: int, nC: int) -> Model[InT, OutT]:
+    """Build the layer.
+
+    encoder (Model[Padded, Padded]): Encodes the embedded bytes; its nO is
+        the output width.
+    nM (int): Width of the byte embeddings.
+    nC (int): Maximum number of bytes per token.
+    RETURNS (Model[List[Doc], List[Floats2d]]): One (n_tokens, nO) array per doc.
+    """
+    return Model(
+        "char_encoder",
+        forward,
+        init=init,
+        dims={"nM": nM, "nC": nC, "nV": 256, "nO": encoder.maybe_get_dim("nO")},
+        params={"E": None},
+        layers=[encoder],
+    )
+
+
+def init(model: Model[InT, OutT], X=None, Y=None) -> None:
+    """Initialize the byte table and the encoder (nI = nM)."""
+    shape = (model.get_dim("nV"), model.get_dim("nM"))
+    model.set_param("E", uniform_init(model.ops, shape, lo=-0.1, hi=0.1))
+    encoder = model.layers[0]
+    if encoder.has_dim("nI") is None:
+        encoder.set_dim("nI", model.get_dim("nM"))
+    encoder.initialize()
+    model.set_dim("nO", encoder.get_dim("nO"))
+
+
+def token_bytes(docs: InT, nC: int) -> Tuple[np.ndarray, np.ndarray]:
+    """Return the bytes of all tokens, concatenated, and their lengths.
+
+    docs (List[Doc]): The docs.
+    nC (int): Maximum bytes per token.
+    RETURNS (Tuple[ndarray, ndarray]): uint8 ids (n_bytes,), lengths (n_tokens,).
+    """
+    head = nC // 2
+    tail = nC - head
+    encoded = []
+    for doc in docs:
+        for word in (token.text.encode("utf8") for token in doc):
+            encoded.append(word if len(word) <= nC else word[:head] + word[-tail:])
+    lengths = np.fromiter(map(len, encoded), dtype="i8", count=len(encoded))
+    return np.frombuffer(b"".join(encoded), dtype=np.uint8), lengths
+
+
+def forward(
+    model: Model[InT, OutT], docs: InT, is_train: bool
+) -> Tuple[OutT, Callable]:
+    encoder = model.layers[0]
+    nO = model.get_dim("nO")
+    ids, lengths = token_bytes(docs, model.get_dim("nC"))
+    doc_lengths = [len(doc) for doc in docs]
+    if len(lengths) == 0:
+        return [model.ops.alloc2f(0, nO) for _ in docs], lambda dYs: []
+    Xp, where = _to_padded(model, ids, lengths)
+    Yp, backprop_encoder = encoder(Xp, is_train)
+    pooled, argmax = _masked_max(Yp)
+    rank = np.empty_like(Xp.indices)
+    rank[Xp.indices] = np.arange(len(rank))
+    Ys = model.ops.unflatten(pooled[rank], doc_lengths)
+
+    def backprop(dYs: OutT) -> List:
+        d_sorted = model.ops.flatten(dYs)[Xp.indices]
+        dY = np.zeros_like(Yp.data)
+        np.put_along_axis(dY, argmax[None], d_sorted[None], axis=0)
+        dXp = backprop_encoder(Padded(dY, Yp.size_at_t, Yp.lengths, Yp.indices))
+        d_bytes = model.ops.as_contig(dXp.data[where])
+        dE = model.ops.alloc2f(*model.get_param("E").shape)
+        model.ops.scatter_add(dE, ids.astype("i4"), d_bytes)
+        model.inc_grad("E", dE)
+        return []
+
+    return Ys, backprop
+
+
+def _to_padded(
+    model: Model, ids: np.ndarray, lengths: np.ndarray
+) -> Tuple[Padded, Tuple[np.ndarray, np.ndarray]]:
+    """Embed the bytes into a (time, tokens, nM) Padded batch sorted by length.
+
+    RETURNS (Tuple[Padded, Tuple[ndarray, ndarray]]): The batch and the
+        (time, column) position of every byte.
+    """
+    order = np.argsort(-lengths, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    starts = np.cumsum(lengths) - lengths
+    column = np.repeat(rank, lengths)
+    time = np.arange(len(ids)) - np.repeat(starts, lengths)
+    sorted_lengths = lengths[order]
+    n_steps = int(sorted_lengths[0])
+    data = model.ops.alloc3f(n_steps, len(lengths), model.get_dim("nM"))
+    data[time, column] = model.get_param("E")[ids]
+    size_at_t = (sorted_lengths[None, :] > np.arange(n_steps)[:, None]).sum(axis=1)
+    Xp = Padded(
+        data,
+        size_at_t.astype("i4"),
+        sorted_lengths.astype("i4"),
+        order.astype("i4"),
+    )
+    return Xp, (time, column)
+
+
+def _masked_max(Yp: Padded) -> Tuple[np.ndarray, np.ndarray]:
+    """Max over each sequence's real time steps (the running sequences at
+    step t are the first `size_at_t[t]`).
+
+    RETURNS (Tuple[ndarray, ndarray]): (n_seqs, nO) maxima and the time index
+        of each maximum.
+    """
+    pooled = Yp.data[0].copy()
+    argmax = np.zeros(pooled.shape, dtype="i8")
+    for t in range(1, Yp.data.shape[0]):
+        n = Yp.size_at_t[t]
+        better = Yp.data[t, :n] > pooled[:n]
+        np.copyto(pooled[:n], Yp.data[t, :n], where=better)
+        argmax[:n][better] = t
+    return pooled, argmax

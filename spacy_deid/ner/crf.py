@@ -1,0 +1,401 @@
+"""Linear-chain CRF over BILUO tags in numpy: loss, gradients and decoding.
+
+Tag layout (fixed, so the legal-transition mask follows from the number of
+labels alone): index 0 is "O", then "B-X", "I-X", "L-X", "U-X" for each label
+X in order, so K = 1 + 4 * n_labels.
+
+Scores: emissions E (B, T, K) padded, `lengths` (B,), transitions T (K, K),
+start and end vectors s, e (K,). The score of a path is
+`sum_i E[i, y_i] + sum_i T[y_i, y_i+1] + s[y_0] + e[y_n-1]`. Illegal BILUO
+transitions (and illegal first and last tags) get `IMPOSSIBLE` added.
+
+The forward-backward passes run in exp space with per-step scaling (Rabiner),
+so each step is one (n, K) @ (K, K) product and illegal entries are exact
+zeros; the summed pairwise marginals are one more matrix product. The start and
+end vectors and masks are folded into the first and last emission of each
+sequence. Rows are sorted by length so that step t only touches the rows that
+are still running. The partial CRF (missing gold tags allow any tag) is
+`loss = logZ - logZ_gold`, where `logZ_gold` sums only over paths that agree
+with the known tags; with all tags known it is the usual negative
+log-likelihood.
+"""
+
+from dataclasses import dataclass
+from typing import List, Optional, Sequence, Tuple
+
+import numpy as np
+
+IMPOSSIBLE = -1e4
+"""Score added to illegal transitions (finite, so no inf - inf = NaN)."""
+_MIN_LOG = -500.0
+"""Shifted emission scores are clipped here before `exp`, so a row never
+underflows to all zeros unless its constraints leave no path."""
+PREFIXES = ("B", "I", "L", "U")
+
+
+def biluo_tag_names(labels: Sequence[str]) -> List[str]:
+    """Return the tag names in CRF order: "O", then B/I/L/U per label.
+
+    labels (Sequence[str]): The entity labels.
+    RETURNS (List[str]): 1 + 4 * len(labels) tag names.
+    """
+    return ["O"] + [f"{p}-{label}" for label in labels for p in PREFIXES]
+
+
+def n_labels_for(n_tags: int) -> int:
+    """Return the number of labels for a number of BILUO tags.
+
+    n_tags (int): K, the number of tags.
+    RETURNS (int): (K - 1) / 4.
+    """
+    if n_tags < 1 or (n_tags - 1) % 4:
+        raise ValueError(f"{n_tags} is not a BILUO tag count (1 + 4 * n_labels)")
+    return (n_tags - 1) // 4
+
+
+def _tag_kinds(n_tags: int) -> Tuple[np.ndarray, np.ndarray]:
+    """Return each tag's prefix ("O", "B", ...) and label index (-1 for O)."""
+    n = n_labels_for(n_tags)
+    prefix = np.array(["O"] + list(PREFIXES) * n)
+    label = np.array([-1] + [i for i in range(n) for _ in PREFIXES])
+    return prefix, label
+
+
+def legal_transitions(n_tags: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return the legal BILUO transitions, first tags and last tags.
+
+    After "B-X" or "I-X" only "I-X" or "L-X" may follow; after "O", "L-*",
+    "U-*" (and at the start) only "O", "B-*", "U-*"; a sequence may end only
+    in "O", "L-*" or "U-*".
+
+    n_tags (int): K, the number of tags.
+    RETURNS (Tuple[ndarray, ndarray, ndarray]): Booleans (K, K), (K,), (K,).
+    """
+    prefix, label = _tag_kinds(n_tags)
+    opens = np.isin(prefix, ("B", "I"))
+    inside = np.isin(prefix, ("I", "L"))
+    same = label[:, None] == label[None, :]
+    trans = np.where(opens[:, None], inside[None, :] & same, ~inside[None, :])
+    return trans, ~inside, ~opens
+
+
+@dataclass
+class CRFParams:
+    """Transition scores and the constraint masks (IMPOSSIBLE or 0) added
+    to them."""
+
+    transitions: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+
+    @classmethod
+    def constrained(
+        cls, transitions: np.ndarray, start: np.ndarray, end: np.ndarray
+    ) -> "CRFParams":
+        """Add the BILUO constraint masks to learned scores.
+
+        transitions (ndarray): Learned (K, K) scores.
+        start (ndarray): Learned (K,) start scores.
+        end (ndarray): Learned (K,) end scores.
+        RETURNS (CRFParams): The constrained scores (float64).
+        """
+        legal, first, last = legal_transitions(transitions.shape[0])
+        return cls(
+            np.where(legal, transitions, transitions + IMPOSSIBLE).astype("f8"),
+            np.where(first, start, start + IMPOSSIBLE).astype("f8"),
+            np.where(last, end, end + IMPOSSIBLE).astype("f8"),
+        )
+
+
+@dataclass
+class CRFGrads:
+    """Loss per sequence and gradients of the summed loss."""
+
+    loss: np.ndarray
+    d_emissions: np.ndarray
+    d_transitions: np.ndarray
+    d_start: np.ndarray
+    d_end: np.ndarray
+    feasible: np.ndarray
+
+
+class _Batch:
+    """Emissions with the start/end scores folded in, rows sorted by length."""
+
+    def __init__(self, emissions: np.ndarray, lengths: np.ndarray, params: CRFParams):
+        lengths = np.asarray(lengths, dtype="i8")
+        self.order = np.argsort(-lengths, kind="stable")
+        self.lengths = lengths[self.order]
+        B, T, K = emissions.shape
+        self.width = T
+        self.T = int(self.lengths.max()) if B else 0
+        self.E = np.zeros((self.T, B, K), dtype="f8")
+        for row, src in enumerate(self.order):
+            self.E[: self.lengths[row], row] = emissions[src, : self.lengths[row]]
+        # n_at[t]: number of (sorted) rows still running at step t; the rows
+        # n_at[t + 1]:n_at[t] end at step t.
+        steps = np.arange(self.T + 1)
+        self.n_at = (self.lengths[None, :] > steps[:, None]).sum(axis=1)
+        self.last = (self.lengths - 1, np.arange(B))
+        _, self.first_ok, self.last_ok = legal_transitions(K)
+        if B:
+            self.E[0] += params.start
+            self.E[self.last] += params.end
+
+    def unsort(self, X: np.ndarray) -> np.ndarray:
+        """(T, B, ...) in sorted order -> (B, width, ...) in input order."""
+        out = np.zeros((X.shape[1], self.width) + X.shape[2:], dtype=X.dtype)
+        out[self.order, : X.shape[0]] = X.swapaxes(0, 1)
+        return out
+
+    def sort(self, X: np.ndarray, pad: int = 0) -> np.ndarray:
+        """(B, T', ...) in input order -> (T, B, ...) in sorted order."""
+        X = X[self.order, : self.T].swapaxes(0, 1)
+        if X.shape[0] < self.T:
+            widths = [(0, self.T - X.shape[0])] + [(0, 0)] * (X.ndim - 1)
+            X = np.pad(X, widths, constant_values=pad)
+        return X
+
+    def potentials(
+        self, t: int, allowed: Optional[np.ndarray]
+    ) -> Tuple[np.ndarray, np.ndarray]:
+        """exp(E[t] - shift) for the running rows, zero where a tag is not
+        allowed (by `allowed` or as a first or last tag), and the shift.
+
+        t (int): The step.
+        allowed (Optional[ndarray]): Boolean (T, B, K) or None.
+        RETURNS (Tuple[ndarray, ndarray]): (n, K) potentials and (n,) shifts.
+        """
+        n = self.n_at[t]
+        ok = np.ones((n, self.E.shape[2]), dtype=bool)
+        if allowed is not None:
+            ok &= allowed[t, :n]
+        if t == 0:
+            ok &= self.first_ok
+        ok[self.n_at[t + 1] : n] &= self.last_ok
+        masked = np.where(ok, self.E[t, :n], -np.inf)
+        shift = masked.max(axis=1)
+        shift[~np.isfinite(shift)] = 0.0
+        phi = np.exp(np.maximum(masked - shift[:, None], _MIN_LOG))
+        phi *= ok
+        return phi, shift
+
+
+@dataclass
+class _Pass:
+    """Scaled forward-backward results for one set of allowed tags."""
+
+    log_z: np.ndarray
+    marginals: np.ndarray
+    pair_sums: Optional[np.ndarray]
+    feasible: np.ndarray
+
+
+def _forward_backward(
+    batch: _Batch,
+    exp_trans: np.ndarray,
+    allowed: Optional[np.ndarray],
+    pairs: bool = True,
+) -> _Pass:
+    """Run the scaled forward-backward pass.
+
+    batch (_Batch): The sorted batch.
+    exp_trans (ndarray): exp of the constrained transitions (K, K).
+    allowed (Optional[ndarray]): Boolean (T, B, K) of allowed tags, or None.
+    pairs (bool): Also sum the pairwise marginals.
+    RETURNS (_Pass): logZ per sorted row, unary marginals (T, B, K), summed
+        pairwise marginals (K, K) and which rows have any allowed path.
+    """
+    shape = batch.E.shape
+    phi, alpha = np.zeros(shape), np.zeros(shape)
+    scale, shift = np.ones(shape[:2]), np.zeros(shape[:2])
+    dead = np.zeros(shape[1], dtype=bool)
+    n_at = batch.n_at
+    for t in range(batch.T):
+        n = n_at[t]
+        phi[t, :n], shift[t, :n] = batch.potentials(t, allowed)
+        a = phi[0, :n] if t == 0 else (alpha[t - 1, :n] @ exp_trans) * phi[t, :n]
+        total = a.sum(axis=1)
+        dead[:n] |= total <= 0
+        scale[t, :n] = np.where(total > 0, total, 1.0)
+        alpha[t, :n] = a / scale[t, :n, None]
+    beta = np.ones(shape)
+    weights = np.zeros(shape)
+    for t in range(batch.T - 1, 0, -1):
+        n = n_at[t]
+        weights[t, :n] = phi[t, :n] * beta[t, :n] / scale[t, :n, None]
+        beta[t - 1, :n] = weights[t, :n] @ exp_trans.T
+    pair_sums = None
+    if pairs:
+        K = shape[2]
+        products = alpha[:-1].reshape(-1, K).T @ weights[1:].reshape(-1, K)
+        pair_sums = exp_trans * products
+    log_z = (np.log(scale) + shift).sum(axis=0)
+    return _Pass(log_z, alpha * beta, pair_sums, ~dead)
+
+
+def crf_loss(
+    emissions: np.ndarray,
+    lengths: np.ndarray,
+    gold: np.ndarray,
+    params: CRFParams,
+) -> CRFGrads:
+    """Partial-CRF loss and gradients for a padded batch.
+
+    emissions (ndarray): Scores (B, T, K).
+    lengths (ndarray): Sequence lengths (B,), each >= 1.
+    gold (ndarray): Gold tag ids (B, T); -1 marks a missing tag (any tag).
+    params (CRFParams): The constrained CRF scores.
+    RETURNS (CRFGrads): Loss per sequence (0 where the gold tags allow no legal
+        path; those rows also get no gradient) and gradients of the sum.
+    """
+    batch = _Batch(emissions, lengths, params)
+    K = emissions.shape[2]
+    exp_trans = np.exp(params.transitions)
+    gold_s = batch.sort(np.asarray(gold), pad=-1)
+    allowed = (gold_s[:, :, None] < 0) | (gold_s[:, :, None] == np.arange(K))
+    free = _forward_backward(batch, exp_trans, None)
+    constrained = _forward_backward(batch, exp_trans, allowed)
+    feasible = constrained.feasible
+    if not feasible.all():
+        # Drop infeasible rows from the pairwise sums by re-running without
+        # them; rare (only inconsistent gold tags), so keep the fast path.
+        return _crf_loss_subset(emissions, lengths, gold, params, batch, feasible)
+    d_E = free.marginals - constrained.marginals
+    d_trans = free.pair_sums - constrained.pair_sums
+    return _grads(batch, free.log_z - constrained.log_z, d_E, d_trans, feasible)
+
+
+def _crf_loss_subset(
+    emissions: np.ndarray,
+    lengths: np.ndarray,
+    gold: np.ndarray,
+    params: CRFParams,
+    batch: _Batch,
+    feasible: np.ndarray,
+) -> CRFGrads:
+    """`crf_loss` on the feasible rows only; the others get zeros."""
+    keep = np.zeros(len(lengths), dtype=bool)
+    keep[batch.order[feasible]] = True
+    B, T, K = emissions.shape
+    out = CRFGrads(
+        np.zeros(B),
+        np.zeros(emissions.shape),
+        np.zeros((K, K)),
+        np.zeros(K),
+        np.zeros(K),
+        keep,
+    )
+    if keep.any():
+        sub = crf_loss(emissions[keep], lengths[keep], gold[keep], params)
+        out.loss[keep] = sub.loss
+        out.d_emissions[keep] = sub.d_emissions
+        out.d_transitions = sub.d_transitions
+        out.d_start, out.d_end = sub.d_start, sub.d_end
+    return out
+
+
+def _grads(
+    batch: _Batch,
+    loss: np.ndarray,
+    d_E: np.ndarray,
+    d_trans: np.ndarray,
+    feasible: np.ndarray,
+) -> CRFGrads:
+    """Fold the start/end gradients out of d_E and restore the input order."""
+    d_start = d_E[0].sum(axis=0)
+    d_end = d_E[batch.last].sum(axis=0)
+    loss_in = np.zeros_like(loss)
+    loss_in[batch.order] = loss
+    feas_in = np.zeros_like(feasible)
+    feas_in[batch.order] = feasible
+    return CRFGrads(loss_in, batch.unsort(d_E), d_trans, d_start, d_end, feas_in)
+
+
+def crf_marginals(
+    emissions: np.ndarray, lengths: np.ndarray, params: CRFParams
+) -> np.ndarray:
+    """Per-token tag marginals P(y_i = k) for a padded batch.
+
+    emissions (ndarray): Scores (B, T, K).
+    lengths (ndarray): Sequence lengths (B,).
+    params (CRFParams): The constrained CRF scores.
+    RETURNS (ndarray): Marginals (B, T, K), zero on padding.
+    """
+    batch = _Batch(emissions, lengths, params)
+    exp_trans = np.exp(params.transitions)
+    result = _forward_backward(batch, exp_trans, None, pairs=False)
+    return batch.unsort(result.marginals)
+
+
+def viterbi(
+    emissions: np.ndarray, lengths: np.ndarray, params: CRFParams
+) -> Tuple[np.ndarray, np.ndarray]:
+    """Best tag sequence per row under the constrained scores.
+
+    emissions (ndarray): Scores (B, T, K).
+    lengths (ndarray): Sequence lengths (B,).
+    params (CRFParams): The constrained CRF scores.
+    RETURNS (Tuple[ndarray, ndarray]): Tag ids (B, T), -1 on padding, and the
+        best path score per row.
+    """
+    batch = _Batch(emissions, lengths, params)
+    B = emissions.shape[0]
+    if batch.T == 0:
+        return np.full(emissions.shape[:2], -1, dtype="i8"), np.zeros(B)
+    # Scores as (to, from), so that the max runs over contiguous memory.
+    trans_in = np.ascontiguousarray(params.transitions.T)
+    E, n_at = batch.E, batch.n_at
+    delta = E[0].copy()
+    back = np.zeros(E.shape, dtype="i8")
+    for t in range(1, batch.T):
+        n = n_at[t]
+        cand = delta[:n, None, :] + trans_in
+        back[t, :n] = cand.argmax(axis=2)
+        best = np.take_along_axis(cand, back[t, :n, :, None], axis=2)
+        delta[:n] = best[:, :, 0] + E[t, :n]
+    path = np.full((batch.T, B), -1, dtype="i8")
+    cur = delta.argmax(axis=1)
+    scores = delta[np.arange(B), cur]
+    rows = np.arange(B)
+    for t in range(batch.T - 1, -1, -1):
+        n = n_at[t]
+        path[t, :n] = cur[:n]
+        if t:
+            cur[:n] = back[t, rows[:n], cur[:n]]
+    out = np.full(emissions.shape[:2], -1, dtype="i8")
+    out[batch.order, : batch.T] = path.T
+    sorted_scores = np.empty(B)
+    sorted_scores[batch.order] = scores
+    return out, sorted_scores
+
+
+def is_valid_biluo(tags: Sequence[int], n_tags: int) -> bool:
+    """Whether a tag id sequence is legal BILUO.
+
+    tags (Sequence[int]): Tag ids.
+    n_tags (int): K, the number of tags.
+    RETURNS (bool): True if every transition, the first and the last tag are
+        legal (an empty sequence is legal).
+    """
+    if len(tags) == 0:
+        return True
+    legal, first, last = legal_transitions(n_tags)
+    ids = np.asarray(tags, dtype="i8")
+    pairs = legal[ids[:-1], ids[1:]]
+    return bool(first[tags[0]] and last[tags[-1]] and pairs.all())
+
+
+def pad_batch(seqs: List[np.ndarray], n_tags: int) -> Tuple[np.ndarray, np.ndarray]:
+    """Pad per-sequence (n_i, K) arrays into (B, T, K) and lengths.
+
+    seqs (List[ndarray]): Non-empty (n_i, K) arrays.
+    n_tags (int): K.
+    RETURNS (Tuple[ndarray, ndarray]): Padded float64 array and lengths.
+    """
+    lengths = np.array([len(s) for s in seqs], dtype="i8")
+    T = int(lengths.max()) if len(seqs) else 0
+    out = np.zeros((len(seqs), T, n_tags), dtype="f8")
+    for i, seq in enumerate(seqs):
+        out[i, : len(seq)] = seq
+    return out, lengths
