@@ -5,6 +5,7 @@ out as a `Rejected` item (error class only, no text), and every other record is
 still processed. Output order equals input order.
 """
 
+from bisect import bisect_right
 from collections import deque
 from dataclasses import dataclass, field
 from typing import (
@@ -82,13 +83,14 @@ def check_deidentified(doc: Doc, spans: Sequence[Span]) -> str:
         in_prev, out_prev = in_e, out_e
     if doc.text[in_prev:] != out[out_prev:]:
         raise DeidCheckError("the de-identified text does not match the offset map")
+    starts = [region[0] for region in regions]
     for span in spans:
-        covering = [
-            r for r in regions if r[0] <= span.start_char and span.end_char <= r[1]
-        ]
-        if not covering:
+        # Regions do not overlap: only the last one starting at or before the
+        # span can cover it.
+        i = bisect_right(starts, span.start_char) - 1
+        if i < 0 or regions[i][1] < span.end_char:
             raise DeidCheckError(f"a {span.label_} span was not replaced")
-        in_s, in_e, out_s, out_e = covering[0]
+        in_s, in_e, out_s, out_e = regions[i]
         if span.label_ not in KEPT_LABELS and doc.text[in_s:in_e] == out[out_s:out_e]:
             raise DeidCheckError(f"a {span.label_} span was replaced by itself")
     return out

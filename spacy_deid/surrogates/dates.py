@@ -26,6 +26,8 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Tuple
 
+from ..datenames import MONTHS, WEEKDAYS
+
 # Year for dates without one when nothing in the span or doc gives a year:
 # not a leap year, nor are the years next to it, so no February 29 lies within
 # a year's shift of it. "2/29" without a year uses LEAP_YEAR.
@@ -35,29 +37,6 @@ LEAP_YEAR = 2004
 # "March", "Spring 2067") would come out unchanged.
 _BUMPS = (0, 31, 92, 366, 731)
 
-MONTHS = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-]
-WEEKDAYS = [
-    "Monday",
-    "Tuesday",
-    "Wednesday",
-    "Thursday",
-    "Friday",
-    "Saturday",
-    "Sunday",
-]
 SEASONS = ["winter", "spring", "summer", "fall"]
 # A day inside each season (month, day), used as the reference date.
 _SEASON_DAYS = {

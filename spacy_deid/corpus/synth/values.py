@@ -8,6 +8,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from faker import Faker
 
+from ...datenames import MONTHS, WEEKDAYS
 from . import data
 from .noise import typo
 
@@ -46,20 +47,6 @@ AREA_CODES = (
     "404",
     "713",
 )
-MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
 MON3 = tuple(m[:3] for m in MONTHS)
 MON_ALT = (
     "Jan",
@@ -74,15 +61,6 @@ MON_ALT = (
     "Oct",
     "Nov",
     "Dec",
-)
-WEEKDAYS = (
-    "Monday",
-    "Tuesday",
-    "Wednesday",
-    "Thursday",
-    "Friday",
-    "Saturday",
-    "Sunday",
 )
 SEASONS = ("spring", "summer", "fall", "winter", "autumn")
 HOLIDAYS = (

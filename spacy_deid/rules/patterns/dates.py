@@ -21,16 +21,13 @@ Decisions:
 
 from typing import List
 
+from ...datenames import MONTHS, WEEKDAYS
 from ._common import END, PRIO_DATE, alternation, make_pattern, title_and_upper
 
-_MONTH_NAMES = [
-    "January", "February", "March", "April", "May", "June", "July", "August",
-    "September", "October", "November", "December",
-]  # fmt: skip
+_MONTH_NAMES = list(MONTHS)
 _MONTH_ABBRS = ["Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept",
                 "Oct", "Nov", "Dec"]  # fmt: skip
-_WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
-             "Sunday"]  # fmt: skip
+_WEEKDAYS = list(WEEKDAYS)
 # "Sat" (O2 sat) and "Sun" (sun exposure) only count before a date.
 _WEEKDAY_ABBRS = ["Mon", "Tue", "Tues", "Wed", "Thu", "Thur", "Thurs", "Fri",
                   "Sat", "Sun"]  # fmt: skip
