@@ -10,16 +10,21 @@ __version__ = "0.1.0"
 
 PRETRAINED_DIR = Path(__file__).parent / "pretrained"
 
-# Pipelines shipped inside the package (package data), by short name.
+# Pipelines shipped inside the package (package data), by short name:
+# "en" (the default: rules + trained tagger), "en_rules" (rules only) and
+# "es_meddocan" (Spanish tagger trained on MEDDOCAN, MEDDOCAN labels).
 PIPELINES: Dict[str, str] = {
     "en": "en",
+    "en_rules": "en_rules",
+    "es_meddocan": "es_meddocan",
 }
+DEFAULT_PIPELINE = "en"
 
 
 def pipeline_path(name: str) -> Path:
     """Return the directory of a shipped pipeline.
 
-    name (str): A short name from `PIPELINES`, e.g. "en".
+    name (str): A short name from `PIPELINES`, e.g. "en" or "es_meddocan".
     RETURNS (Path): The pipeline directory inside the installed package.
     """
     if name not in PIPELINES:
@@ -31,13 +36,15 @@ def pipeline_path(name: str) -> Path:
     return path
 
 
-def load(name: Union[str, Path] = "en", **overrides: Any) -> Language:
+def load(name: Union[str, Path] = DEFAULT_PIPELINE, **overrides: Any) -> Language:
     """Load a shipped pipeline (offline), or a pipeline directory.
 
     `spacy.load("spacy_deid")` calls this with no name and gives the default
-    English pipeline.
+    English pipeline ("en": clinical tokenizer, sentencizer, phi_rules,
+    phi_ner, phi_surrogates).
 
-    name (Union[str, Path]): Shipped pipeline name ("en") or a directory.
+    name (Union[str, Path]): Shipped pipeline name ("en", "en_rules",
+        "es_meddocan") or a directory.
     overrides: Passed to `spacy.util.load_model_from_path` (exclude, config...).
     RETURNS (Language): The loaded pipeline.
     """

@@ -94,6 +94,11 @@ PHI_COLORS: Dict[str, str] = {
 }
 
 
+# doc.spans key where `phi_rules` puts known non-PHI ("pain 2/10"); `phi_ner`
+# drops model spans inside these.
+NOT_PHI_KEY = "phi_not"
+
+
 def normalize_label(label: str) -> str:
     """Return the canonical subcategory name for an i2b2-style label.
 

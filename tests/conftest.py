@@ -20,10 +20,28 @@ def run_python(code: str, **kwargs) -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="session")
 def nlp_en():
-    """The shipped English pipeline, loaded once per test session."""
+    """The shipped default English pipeline (rules + trained tagger), loaded
+    once per test session."""
     import spacy
 
     return spacy.load("spacy_deid")
+
+
+@pytest.fixture(scope="session")
+def nlp_rules():
+    """The shipped rules-only English pipeline ("en_rules"): tests of what the
+    rules find use it, so that they do not depend on the trained model."""
+    import spacy_deid
+
+    return spacy_deid.load("en_rules")
+
+
+@pytest.fixture(scope="session")
+def nlp_es():
+    """The shipped Spanish pipeline trained on MEDDOCAN ("es_meddocan")."""
+    import spacy_deid
+
+    return spacy_deid.load("es_meddocan")
 
 
 @pytest.fixture(scope="session")

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from spacy_deid.corpus.labelmaps import MEDDOCAN_LABELS
+
 from .conftest import ROOT
 
 PHI = [
@@ -36,7 +38,14 @@ def key_file(tmp_path_factory) -> Path:
     return path
 
 
+ES_NOTE = (
+    "Nombre: Lucía Ferrer Soler.\nNHC: 7194334.\nFecha de ingreso: 14/03/2017.\n"
+    "Paciente de 67 años, natural de Teruel. Médico: Dr. Andrés Pons Vidal."
+)
+
+
 def test_run_examples_surrogate(tmp_path, examples_path, key_file):
+    """The rules-only pipeline removes every PHI string of the examples."""
     out = tmp_path / "out.jsonl"
     proc = spacy_deid(
         "run",
@@ -46,6 +55,8 @@ def test_run_examples_surrogate(tmp_path, examples_path, key_file):
         "surrogate",
         "--key-file",
         str(key_file),
+        "--model",
+        "en_rules",
     )
     assert proc.returncode == 0, proc.stderr
     inputs = read_jsonl(examples_path)
@@ -63,6 +74,34 @@ def test_run_examples_surrogate(tmp_path, examples_path, key_file):
     for phi in PHI:
         assert phi not in joined
     # No note text on stderr.
+    for phi in PHI:
+        assert phi not in proc.stderr
+
+
+def test_run_examples_default_pipeline(tmp_path, examples_path, key_file):
+    """The default pipeline (rules + tagger): every span is replaced in place
+    (checked with the output offsets), formulaic PHI always goes."""
+    out = tmp_path / "out.jsonl"
+    proc = spacy_deid(
+        "run",
+        str(examples_path),
+        str(out),
+        "--key-file",
+        str(key_file),
+        "--with-offsets",
+    )
+    assert proc.returncode == 0, proc.stderr
+    inputs = read_jsonl(examples_path)
+    outputs = read_jsonl(out)
+    assert [o["id"] for o in outputs] == [i["id"] for i in inputs]
+    for inp, outp in zip(inputs, outputs, strict=True):
+        for span in outp["spans"]:
+            original = inp["text"][span["start"] : span["end"]]
+            new = outp["text"][span["out_start"] : span["out_end"]]
+            assert span["label"] == "AGE" or new != original
+    joined = "\n".join(o["text"] for o in outputs)
+    for phi in ["7194334", "617) 555-0142", "617-555-0199", "09/14/2067"]:
+        assert phi not in joined
     for phi in PHI:
         assert phi not in proc.stderr
 
@@ -89,7 +128,9 @@ def test_run_without_key_says_so(tmp_path, examples_path):
 @pytest.mark.parametrize("mode,marker", [("tag", "[DATE]"), ("redact", "[**]")])
 def test_run_modes(tmp_path, examples_path, mode, marker):
     out = tmp_path / "out.jsonl"
-    proc = spacy_deid("run", str(examples_path), str(out), "--mode", mode)
+    proc = spacy_deid(
+        "run", str(examples_path), str(out), "--mode", mode, "--model", "en_rules"
+    )
     assert proc.returncode == 0, proc.stderr
     text = "\n".join(o["text"] for o in read_jsonl(out))
     assert marker in text
@@ -150,7 +191,9 @@ def test_text_folder_in_folder_out(tmp_path, key_file):
     (src / "sub" / "two.txt").write_text("MRN: 7194334")
     (src / "bad.txt").write_bytes(b"caf\xe9 MRN: 1234567")
     out = tmp_path / "out"
-    proc = spacy_deid("run", str(src), str(out), "--key-file", str(key_file))
+    proc = spacy_deid(
+        "run", str(src), str(out), "--key-file", str(key_file), "--model", "en_rules"
+    )
     assert proc.returncode == 3
     assert "'bad'" in proc.stderr
     assert "Whalen" not in (out / "one.txt").read_text()
@@ -214,3 +257,62 @@ def test_missing_input_and_unusable_pipeline(tmp_path):
         "run", "-", "-", "--model", str(tmp_path / "misordered"), stdin=record
     )
     assert proc.returncode == 1 and "Whalen" not in proc.stdout
+
+
+def test_run_es_meddocan_tag():
+    """The Spanish pipeline tags with MEDDOCAN types and passes the
+    fail-closed output check."""
+    record = {"id": "es-1", "text": ES_NOTE, "patient": "P1"}
+    proc = spacy_deid(
+        "run",
+        "-",
+        "-",
+        "--model",
+        "es_meddocan",
+        "--mode",
+        "tag",
+        stdin=json.dumps(record) + "\n",
+    )
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["spans"], "the tagger found nothing"
+    for span in out["spans"]:
+        assert span["label"] in MEDDOCAN_LABELS
+        assert f"[{span['label']}]" in out["text"]
+    assert "14/03/2017" not in out["text"]
+    assert "Ferrer" not in proc.stderr and "Teruel" not in proc.stderr
+
+
+def test_run_es_meddocan_surrogate(tmp_path, key_file):
+    src = tmp_path / "in.jsonl"
+    records = [
+        {"id": "es-1", "text": ES_NOTE, "patient": "P1"},
+        {"id": "es-2", "text": "Ingresó el 2 de abril de 2017.", "patient": "P1"},
+    ]
+    src.write_text("".join(json.dumps(r) + "\n" for r in records))
+    outs = []
+    for n in ("1", "2"):
+        out = tmp_path / f"out{n}.jsonl"
+        proc = spacy_deid(
+            "run",
+            str(src),
+            str(out),
+            "--model",
+            "es_meddocan",
+            "--key-file",
+            str(key_file),
+            "--with-offsets",
+            "--n-process",
+            n,
+            "--batch-size",
+            "1",
+        )
+        assert proc.returncode == 0, proc.stderr
+        outs.append(out.read_text())
+    assert outs[0] == outs[1]
+    for record, line in zip(records, outs[0].splitlines(), strict=True):
+        result = json.loads(line)
+        for span in result["spans"]:
+            assert span["label"] in MEDDOCAN_LABELS
+            original = record["text"][span["start"] : span["end"]]
+            assert result["text"][span["out_start"] : span["out_end"]] != original

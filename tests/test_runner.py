@@ -7,8 +7,15 @@ import sys
 import pytest
 import spacy
 
+import spacy_deid
 from spacy_deid.records import Record
-from spacy_deid.runner import Rejected, Result, deidentify_items, deidentify_texts
+from spacy_deid.runner import (
+    Rejected,
+    Result,
+    deidentify_items,
+    deidentify_texts,
+    doc_to_result,
+)
 
 from .conftest import ROOT
 
@@ -82,7 +89,7 @@ def test_surrogate_equal_to_original_is_rejected(monkeypatch):
         return doc
 
     monkeypatch.setattr(PhiSurrogates, "__call__", broken)
-    nlp = spacy.load("spacy_deid")
+    nlp = spacy_deid.load("en_rules")  # a rule entity, whatever the tagger says
     records = [Record(0, "a", "Seen by Dr. Whalen."), Record(1, "b", "ok")]
     outs = list(deidentify_items(nlp, records))
     assert isinstance(outs[0], Rejected) and "replaced by itself" in outs[0].error
@@ -93,3 +100,25 @@ def test_surrogate_equal_to_original_is_rejected(monkeypatch):
 def test_deidentify_texts(nlp_en):
     out = deidentify_texts(nlp_en, ["MRN: 7194334", ""])
     assert "7194334" not in out[0] and out[1] == ""
+
+
+def test_meddocan_labels_pass_the_check(nlp_es):
+    """Spans with MEDDOCAN labels, including those the label map drops (masked)
+    and ages (replaced: keep_ages_under_90 is off), pass the output check."""
+    text = "Varón de 45 años, vive con su pareja. Ingreso el 03/05/2016."
+    doc = nlp_es.make_doc(text)
+    phi = [
+        ("Varón", "SEXO_SUJETO_ASISTENCIA"),
+        ("45 años", "EDAD_SUJETO_ASISTENCIA"),
+        ("pareja", "FAMILIARES_SUJETO_ASISTENCIA"),
+        ("03/05/2016", "FECHAS"),
+    ]
+    spans = []
+    for value, label in phi:
+        start = text.index(value)
+        spans.append(doc.char_span(start, start + len(value), label=label))
+    doc.ents = spans
+    doc = nlp_es.get_pipe("phi_surrogates")(doc)
+    out = doc_to_result(Record(0, "a", text), doc)
+    assert [s["label"] for s in out.spans] == [label for _, label in phi]
+    assert "45 años" not in out.text and "03/05/2016" not in out.text

@@ -104,7 +104,11 @@ def run_cli(
     model: str = typer.Option(
         "en",
         "--model",
-        help="Shipped pipeline name (en) or a pipeline directory or package",
+        help=(
+            "Shipped pipeline (en: rules + tagger, the default; en_rules: rules "
+            "only; es_meddocan: Spanish, MEDDOCAN labels), a pipeline directory "
+            "or a package"
+        ),
     ),
     reject_file: Optional[Path] = typer.Option(
         None, "--reject-file", help="Write rejected record ids and errors here (JSONL)"

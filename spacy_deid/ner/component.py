@@ -8,14 +8,21 @@ Gold tags that are missing or misaligned (None or "-" from
 `Example.get_aligned_ner()`) are trained as unknown with a partial CRF, never
 as "O".
 
+With `loss = "softmax"` (the "no CRF" ablation) the emission scores are
+trained with per-token cross-entropy instead and the CRF scores are unused:
+decoding is Viterbi over the log-softmax emissions with the BILUO constraints
+alone, so predictions are still valid span sets.
+
 Each predicted span gets `span._.phi_source = "phi_ner"` and
 `span._.phi_score`, the mean (`score_reduce = "mean"`, default) or minimum
-(`"min"`) over its tokens of the CRF marginal probability of the token's
-decoded tag.
+(`"min"`) over its tokens of the probability of the token's decoded tag: its
+CRF marginal, or its softmax probability with `loss = "softmax"`.
 """
 
 from itertools import islice
+from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Union
 
 import numpy as np
 from spacy.language import Language
@@ -27,15 +34,17 @@ from thinc.api import Config, Model, Optimizer, set_dropout_rate
 from thinc.types import Floats2d
 
 from ..extensions import install_extensions
+from ..labels import NOT_PHI_KEY
 from ..scorers import score_phi
 from ._crf_layer import get_crf_params
-from .crf import CRFGrads, CRFParams, biluo_tag_names, crf_loss, crf_marginals
-from .crf import pad_batch, viterbi
+from .crf import CRFGrads, biluo_tag_names, constraint_params, crf_loss
+from .crf import crf_marginals, log_softmax, pad_batch, softmax_loss, viterbi
 
 install_extensions()
 
 SOURCE = "phi_ner"
 SCORE_REDUCERS = ("mean", "min")
+LOSSES = ("crf", "softmax")
 MISSING = -1
 # Decode at most this many (doc, token) slots of a padded batch at once.
 MAX_CRF_SLOTS = 65536
@@ -63,7 +72,7 @@ include_static_vectors = false
 """
 DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
 
-# Predictions per doc: decoded tag ids (n_tokens,) and their marginals.
+# Predictions per doc: decoded tag ids (n_tokens,) and their probabilities.
 Prediction = Tuple[np.ndarray, np.ndarray]
 
 
@@ -73,7 +82,9 @@ Prediction = Tuple[np.ndarray, np.ndarray]
     default_config={
         "model": DEFAULT_MODEL,
         "overwrite_ents": False,
+        "protected_labels": [],
         "score_reduce": "mean",
+        "loss": "crf",
         "scorer": {"@scorers": "spacy_deid.phi_scorer.v1"},
     },
     default_score_weights={
@@ -91,7 +102,9 @@ def make_phi_ner(
     name: str,
     model: Model[List[Doc], List[Floats2d]],
     overwrite_ents: bool,
+    protected_labels: List[str],
     score_reduce: str,
+    loss: str,
     scorer: Optional[Callable],
 ) -> "PhiEntityRecognizer":
     """Create a PhiEntityRecognizer (factory "phi_ner").
@@ -100,9 +113,18 @@ def make_phi_ner(
         with a "crf" ref (spacy_deid.CharBiLSTMCRF.v1).
     overwrite_ents (bool): False: keep entities set by earlier components and
         add model spans only where they overlap none; True: model spans win
-        and overlapping earlier entities are removed.
-    score_reduce (str): "mean" or "min" of the token marginals for
+        and overlapping earlier entities are removed, except those with a
+        protected label.
+    protected_labels (List[str]): With overwrite_ents = True, earlier
+        entities with one of these labels always win: model spans overlapping
+        them are dropped. Other earlier entities are removed (whole) only if
+        a model span that is written overlaps them. Non-overlapping spans of
+        both are kept. Unused with overwrite_ents = False. Default: none.
+    score_reduce (str): "mean" or "min" of the token probabilities for
         `span._.phi_score`.
+    loss (str): "crf" (default): partial-CRF training and CRF decoding;
+        "softmax": per-token cross-entropy and Viterbi over log-softmax
+        emissions with the BILUO constraints only (the "no CRF" ablation).
     scorer (Optional[Callable]): The scoring method.
     """
     return PhiEntityRecognizer(
@@ -110,7 +132,9 @@ def make_phi_ner(
         model,
         name,
         overwrite_ents=overwrite_ents,
+        protected_labels=protected_labels,
         score_reduce=score_reduce,
+        loss=loss,
         scorer=scorer,
     )
 
@@ -125,7 +149,9 @@ class PhiEntityRecognizer(TrainablePipe):
         name: str = "phi_ner",
         *,
         overwrite_ents: bool = False,
+        protected_labels: Sequence[str] = (),
         score_reduce: str = "mean",
+        loss: str = "crf",
         scorer: Optional[Callable] = score_phi,
     ) -> None:
         """Initialize the component.
@@ -134,11 +160,12 @@ class PhiEntityRecognizer(TrainablePipe):
         model (Model): The emission model with a "crf" ref.
         name (str): The component instance name.
         overwrite_ents (bool): Whether model spans replace earlier entities.
+        protected_labels (Sequence[str]): Labels of earlier entities that
+            model spans never replace (see `make_phi_ner`).
         score_reduce (str): "mean" or "min" (see `make_phi_ner`).
+        loss (str): "crf" or "softmax" (see `make_phi_ner`).
         scorer (Optional[Callable]): The scoring method.
         """
-        if score_reduce not in SCORE_REDUCERS:
-            raise ValueError(f"score_reduce must be one of {SCORE_REDUCERS}")
         self.vocab = vocab
         self.model = model
         self.name = name
@@ -146,8 +173,11 @@ class PhiEntityRecognizer(TrainablePipe):
         self.cfg: Dict[str, Any] = {
             "labels": [],
             "overwrite_ents": bool(overwrite_ents),
+            "protected_labels": _label_list(protected_labels),
             "score_reduce": score_reduce,
+            "loss": loss,
         }
+        _check_cfg(self.cfg)
 
     @property
     def labels(self) -> Tuple[str, ...]:
@@ -236,42 +266,51 @@ class PhiEntityRecognizer(TrainablePipe):
     def _decode(
         self, scores: List[Floats2d]
     ) -> Tuple[List[np.ndarray], List[np.ndarray]]:
-        """Viterbi tags and their marginals, in groups of docs of similar
+        """Viterbi tags and their probabilities, in groups of docs of similar
         length so that the padded CRF arrays stay small."""
-        params = self._crf_params()
         n_tags = len(self.tag_names)
         tags: List[np.ndarray] = [np.zeros(0, dtype="i8")] * len(scores)
         probs: List[np.ndarray] = [np.zeros(0, dtype="f4")] * len(scores)
         for group in _length_groups([len(s) for s in scores], MAX_CRF_SLOTS):
             seqs = [self.model.ops.to_numpy(scores[i]) for i in group]
             emissions, lengths = pad_batch(seqs, n_tags)
-            paths, _ = viterbi(emissions, lengths, params)
-            marginals = crf_marginals(emissions, lengths, params)
+            paths, tag_probs = self._decode_padded(emissions, lengths)
             for row, i in enumerate(group):
                 path = paths[row, : lengths[row]]
                 tags[i] = path
-                probs[i] = marginals[row, np.arange(len(path)), path].astype("f4")
+                probs[i] = tag_probs[row, np.arange(len(path)), path].astype("f4")
         return tags, probs
 
-    def _crf_params(self) -> CRFParams:
-        return get_crf_params(self.model.get_ref("crf"))
+    def _decode_padded(
+        self, emissions: np.ndarray, lengths: np.ndarray
+    ) -> Tuple[np.ndarray, np.ndarray]:
+        """Viterbi paths (B, T) and tag probabilities (B, T, K) of a padded
+        batch: CRF marginals, or softmax probabilities (cfg "loss")."""
+        if self.cfg["loss"] == "softmax":
+            log_probs = log_softmax(emissions)
+            params = constraint_params(emissions.shape[2])
+            paths, _ = viterbi(log_probs, lengths, params)
+            return paths, np.exp(log_probs)
+        params = get_crf_params(self.model.get_ref("crf"))
+        paths, _ = viterbi(emissions, lengths, params)
+        return paths, crf_marginals(emissions, lengths, params)
 
     def set_annotations(self, docs: Iterable[Doc], preds: List[Prediction]) -> None:
-        """Write the predicted spans to `doc.ents` per `overwrite_ents`.
+        """Write the predicted spans to `doc.ents` per `overwrite_ents` and
+        `protected_labels` (see `merge_ents`).
 
         docs (Iterable[Doc]): The docs.
         preds (List[Prediction]): From `predict`.
         """
         tag_names = self.tag_names
         for doc, (tag_ids, probs) in zip(docs, preds, strict=True):
-            spans = self._spans(doc, tag_ids, probs, tag_names)
-            existing = list(doc.ents)
-            if self.cfg["overwrite_ents"]:
-                kept = [e for e in existing if not _overlaps_any(e, spans)]
-                new = spans
-            else:
-                kept = existing
-                new = [s for s in spans if not _overlaps_any(s, existing)]
+            spans = _drop_not_phi(doc, self._spans(doc, tag_ids, probs, tag_names))
+            kept, new = merge_ents(
+                list(doc.ents),
+                spans,
+                overwrite=self.cfg["overwrite_ents"],
+                protected=self.cfg["protected_labels"],
+            )
             # Extension values are keyed by offsets and label: set them only
             # on the spans written, never on a discarded one.
             for span in new:
@@ -281,7 +320,8 @@ class PhiEntityRecognizer(TrainablePipe):
             doc.set_ents(ents, default="outside")
 
     def _score(self, span: Span, probs: np.ndarray) -> float:
-        """Mean or min of the span's token marginals (cfg "score_reduce")."""
+        """Mean or min of the span's token probabilities (cfg
+        "score_reduce")."""
         reduce = np.mean if self.cfg["score_reduce"] == "mean" else np.min
         return float(reduce(probs[span.start : span.end]))
 
@@ -292,14 +332,17 @@ class PhiEntityRecognizer(TrainablePipe):
         probs: np.ndarray,
         tag_names: List[str],
     ) -> List[Span]:
-        """Turn legal BILUO tag ids into spans."""
+        """Turn legal BILUO tag ids into spans. A span without a letter or digit
+        (punctuation, whitespace) is never PHI: it is left out, because no
+        surrogate could differ from it."""
         prefixes = np.array([tag[0] for tag in tag_names])[tag_ids]
         starts = np.flatnonzero((prefixes == "B") | (prefixes == "U")).tolist()
         ends = (np.flatnonzero((prefixes == "L") | (prefixes == "U")) + 1).tolist()
-        return [
+        spans = [
             Span(doc, start, end, label=tag_names[tag_ids[start]][2:])
             for start, end in zip(starts, ends, strict=True)
         ]
+        return [span for span in spans if any(c.isalnum() for c in span.text)]
 
     def gold_tag_ids(self, example: Example) -> np.ndarray:
         """Gold tag ids aligned to the predicted tokens; MISSING (-1) where the
@@ -315,7 +358,8 @@ class PhiEntityRecognizer(TrainablePipe):
     def _loss_and_grads(
         self, examples: List[Example], scores: List[Floats2d]
     ) -> Tuple[CRFGrads, List[Floats2d]]:
-        """Run the partial CRF on a batch (empty docs get zero gradients)."""
+        """Run the partial CRF, or the softmax loss (cfg "loss"), on a batch
+        (empty docs get zero gradients)."""
         keep = [i for i, eg in enumerate(examples) if len(eg.predicted)]
         emissions, lengths = pad_batch(
             [self.model.ops.to_numpy(scores[i]) for i in keep], len(self.tag_names)
@@ -323,7 +367,11 @@ class PhiEntityRecognizer(TrainablePipe):
         gold = np.full(emissions.shape[:2], MISSING, dtype="i8")
         for row, i in enumerate(keep):
             gold[row, : lengths[row]] = self.gold_tag_ids(examples[i])
-        grads = crf_loss(emissions, lengths, gold, self._crf_params())
+        if self.cfg["loss"] == "softmax":
+            grads = softmax_loss(emissions, lengths, gold)
+        else:
+            crf = get_crf_params(self.model.get_ref("crf"))
+            grads = crf_loss(emissions, lengths, gold, crf)
         d_scores = [self.model.ops.alloc2f(*s.shape) for s in scores]
         for row, i in enumerate(keep):
             d_scores[i] = self.model.ops.asarray2f(
@@ -334,8 +382,9 @@ class PhiEntityRecognizer(TrainablePipe):
     def get_loss(
         self, examples: Iterable[Example], scores: List[Floats2d]
     ) -> Tuple[float, List[Floats2d]]:
-        """The partial-CRF loss and its gradient for the emission scores. Has
-        no side effects; `update` also applies the transition gradients.
+        """The partial-CRF (or softmax) loss and its gradient for the emission
+        scores. Has no side effects; `update` also applies the transition
+        gradients.
 
         examples (Iterable[Example]): The batch.
         scores (List[Floats2d]): Emission scores from the model.
@@ -355,7 +404,8 @@ class PhiEntityRecognizer(TrainablePipe):
         losses: Optional[Dict[str, float]] = None,
     ) -> Dict[str, float]:
         """Learn from a batch: backprop the emission gradients and add the
-        transition, start and end gradients to the CRF layer.
+        transition, start and end gradients to the CRF layer (not with
+        loss = "softmax", where the CRF scores are unused).
 
         examples (Iterable[Example]): The batch.
         drop (float): Dropout rate (sets every Dropout layer of the model).
@@ -374,14 +424,47 @@ class PhiEntityRecognizer(TrainablePipe):
         scores, backprop = self.model.begin_update(docs)
         grads, d_scores = self._loss_and_grads(examples, scores)
         backprop(d_scores)
-        crf = self.model.get_ref("crf")
-        crf.inc_grad("transitions", crf.ops.asarray2f(grads.d_transitions))
-        crf.inc_grad("start", crf.ops.asarray1f(grads.d_start))
-        crf.inc_grad("end", crf.ops.asarray1f(grads.d_end))
+        if self.cfg["loss"] == "crf":
+            self._inc_crf_grads(grads)
         if sgd not in (None, False):
             self.finish_update(sgd)
         losses[self.name] += float(grads.loss.sum())
         return losses
+
+    def _inc_crf_grads(self, grads: CRFGrads) -> None:
+        """Add the transition, start and end gradients to the CRF layer."""
+        crf = self.model.get_ref("crf")
+        crf.inc_grad("transitions", crf.ops.asarray2f(grads.d_transitions))
+        crf.inc_grad("start", crf.ops.asarray1f(grads.d_start))
+        crf.inc_grad("end", crf.ops.asarray1f(grads.d_end))
+
+    def from_bytes(
+        self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()
+    ) -> "PhiEntityRecognizer":
+        """Load the component from bytes. Settings missing from the stored cfg
+        (models saved before they existed) keep the constructor's values.
+
+        bytes_data (bytes): The data.
+        exclude (Iterable[str]): Serialization fields to leave out.
+        RETURNS (PhiEntityRecognizer): The loaded component.
+        """
+        super().from_bytes(bytes_data, exclude=exclude)
+        _check_cfg(self.cfg)
+        return self
+
+    def from_disk(
+        self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()
+    ) -> "PhiEntityRecognizer":
+        """Load the component from a directory (missing settings as in
+        `from_bytes`).
+
+        path (Union[str, Path]): The directory.
+        exclude (Iterable[str]): Serialization fields to leave out.
+        RETURNS (PhiEntityRecognizer): The loaded component.
+        """
+        super().from_disk(path, exclude=exclude)
+        _check_cfg(self.cfg)
+        return self
 
 
 def _length_groups(lengths: List[int], max_slots: int) -> List[List[int]]:
@@ -402,5 +485,118 @@ def _length_groups(lengths: List[int], max_slots: int) -> List[List[int]]:
     return groups
 
 
-def _overlaps_any(span: Span, others: List[Span]) -> bool:
-    return any(span.start < o.end and o.start < span.end for o in others)
+def _drop_not_phi(doc: Doc, spans: List[Span]) -> List[Span]:
+    """Drop model spans that lie inside known non-PHI found by the rules
+    (`doc.spans["phi_not"]`, e.g. the "2/10" of a pain score)."""
+    if NOT_PHI_KEY not in doc.spans or not len(doc.spans[NOT_PHI_KEY]):
+        return spans
+    inside = np.zeros(len(doc) + 1, dtype=bool)
+    for span in doc.spans[NOT_PHI_KEY]:
+        inside[span.start : span.end] = True
+    return [s for s in spans if not inside[s.start : s.end].all()]
+
+
+def merge_ents(
+    existing: List[Span],
+    spans: List[Span],
+    *,
+    overwrite: bool,
+    protected: Iterable[str] = (),
+) -> Tuple[List[Span], List[Span]]:
+    """Decide which earlier entities and model spans end up in `doc.ents`.
+
+    overwrite = False: every earlier entity is kept and a model span is written
+    only if it overlaps none. overwrite = True: earlier entities with a
+    protected label are kept and model spans overlapping them are dropped;
+    an other earlier entity gives way to overlapping model spans that cover
+    all of its tokens; where they cover only part of it, the run of overlapping
+    spans becomes one span with the earlier entity's label (so a shorter model
+    span never uncovers PHI a rule found). Neither list may overlap itself;
+    the result does not overlap.
+
+    existing (List[Span]): Entities set by earlier components.
+    spans (List[Span]): Model spans.
+    overwrite (bool): The `overwrite_ents` setting.
+    protected (Iterable[str]): The `protected_labels` setting.
+    RETURNS (Tuple[List[Span], List[Span]]): Earlier entities to keep and model
+        spans to write, each in its input order.
+    """
+    n = max([s.end for s in existing + spans], default=0)
+    if not overwrite:
+        return existing, _outside(spans, _token_mask(n, existing))
+    protected = set(protected)
+    kept = [e for e in existing if e.label_ in protected]
+    free = _outside(spans, _token_mask(n, kept))
+    others = [e for e in existing if e.label_ not in protected]
+    new: List[Span] = []
+    for rules, models in _overlap_groups(others, free):
+        if not models:
+            kept.extend(rules)
+        elif not rules or _token_mask(n, models)[_token_mask(n, rules)].all():
+            new.extend(models)
+        else:
+            new.append(_union(rules, models))
+    return sorted(kept, key=_start), sorted(new, key=_start)
+
+
+def _start(span: Span) -> int:
+    return span.start
+
+
+def _overlap_groups(
+    rules: List[Span], models: List[Span]
+) -> List[Tuple[List[Span], List[Span]]]:
+    """Group two span lists (neither overlapping itself) into connected
+    runs of overlapping spans: (rule spans, model spans) per run."""
+    tagged = sorted(
+        [(s, False) for s in rules] + [(s, True) for s in models],
+        key=lambda item: (item[0].start, item[0].end),
+    )
+    groups: List[Tuple[List[Span], List[Span]]] = []
+    end = -1
+    for span, is_model in tagged:
+        if span.start >= end:
+            groups.append(([], []))
+        groups[-1][int(is_model)].append(span)
+        end = max(end, span.end)
+    return groups
+
+
+def _union(rules: List[Span], models: List[Span]) -> Span:
+    """One span over a run of overlapping rule and model spans, labelled like
+    its longest rule span: the model only partly covers a rule entity, so
+    neither alone may be trusted to cover all of the PHI."""
+    spans = rules + models
+    label = max(rules, key=len).label_
+    doc = rules[0].doc
+    start = min(s.start for s in spans)
+    return Span(doc, start, max(s.end for s in spans), label=label)
+
+
+def _token_mask(n: int, spans: Iterable[Span]) -> np.ndarray:
+    """Boolean (n,) array: True on the tokens covered by spans."""
+    mask = np.zeros(n, dtype=bool)
+    for span in spans:
+        mask[span.start : span.end] = True
+    return mask
+
+
+def _outside(spans: List[Span], mask: np.ndarray) -> List[Span]:
+    """The spans that cover no masked token."""
+    return [s for s in spans if not mask[s.start : s.end].any()]
+
+
+def _label_list(labels: Sequence[str]) -> List[str]:
+    """Validate protected labels (a list of strings, not a string)."""
+    if isinstance(labels, str) or not all(isinstance(x, str) for x in labels):
+        raise ValueError("protected_labels must be a list of label strings")
+    return list(labels)
+
+
+def _check_cfg(cfg: Dict[str, Any]) -> None:
+    """Raise a ValueError for an unknown loss, score_reduce or bad labels."""
+    if cfg["loss"] not in LOSSES:
+        raise ValueError(f"loss must be one of {LOSSES}, not {cfg['loss']!r}")
+    if cfg["score_reduce"] not in SCORE_REDUCERS:
+        raise ValueError(f"score_reduce must be one of {SCORE_REDUCERS}")
+    _label_list(cfg["protected_labels"])

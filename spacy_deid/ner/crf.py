@@ -18,6 +18,10 @@ are still running. The partial CRF (missing gold tags allow any tag) is
 `loss = logZ - logZ_gold`, where `logZ_gold` sums only over paths that agree
 with the known tags; with all tags known it is the usual negative
 log-likelihood.
+
+`softmax_loss` and `constraint_params` serve the "no CRF" ablation: per-token
+cross-entropy for training, and Viterbi over log-softmax emissions with the
+BILUO constraints alone for decoding.
 """
 
 from dataclasses import dataclass
@@ -368,6 +372,61 @@ def viterbi(
     sorted_scores = np.empty(B)
     sorted_scores[batch.order] = scores
     return out, sorted_scores
+
+
+def constraint_params(n_tags: int) -> CRFParams:
+    """The BILUO constraints alone: 0 for legal transitions, first and last
+    tags, -inf for illegal ones. For `viterbi` over log-probabilities, where
+    no finite penalty is large enough to be safe.
+
+    n_tags (int): K, the number of tags.
+    RETURNS (CRFParams): The constraint-only scores (float64).
+    """
+    legal, first, last = legal_transitions(n_tags)
+    return CRFParams(
+        np.where(legal, 0.0, -np.inf),
+        np.where(first, 0.0, -np.inf),
+        np.where(last, 0.0, -np.inf),
+    )
+
+
+def log_softmax(emissions: np.ndarray) -> np.ndarray:
+    """Log-softmax over the last axis.
+
+    emissions (ndarray): Scores (..., K).
+    RETURNS (ndarray): Log-probabilities (float64), same shape.
+    """
+    shifted = np.asarray(emissions, dtype="f8")
+    shifted = shifted - shifted.max(axis=-1, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+
+
+def softmax_loss(
+    emissions: np.ndarray, lengths: np.ndarray, gold: np.ndarray
+) -> CRFGrads:
+    """Per-token softmax cross-entropy for a padded batch (no CRF). Missing
+    gold tags (-1) and padding contribute nothing; the transition, start and
+    end gradients are zero.
+
+    emissions (ndarray): Scores (B, T, K).
+    lengths (ndarray): Sequence lengths (B,).
+    gold (ndarray): Gold tag ids (B, T); -1 marks a missing tag.
+    RETURNS (CRFGrads): Summed loss per sequence and gradients of the sum.
+    """
+    B, T, K = emissions.shape
+    gold = np.asarray(gold, dtype="i8")
+    lengths = np.asarray(lengths, dtype="i8")
+    known = (np.arange(T)[None, :] < lengths[:, None]) & (gold >= 0)
+    target = np.where(known, gold, 0)[:, :, None]
+    log_p = log_softmax(emissions)
+    picked = np.take_along_axis(log_p, target, axis=2)[:, :, 0]
+    d_E = np.exp(log_p)
+    np.put_along_axis(d_E, target, np.take_along_axis(d_E, target, 2) - 1.0, 2)
+    d_E *= known[:, :, None]
+    loss = -(picked * known).sum(axis=1)
+    zeros = np.zeros(K)
+    feasible = np.ones(B, dtype=bool)
+    return CRFGrads(loss, d_E, np.zeros((K, K)), zeros, zeros.copy(), feasible)
 
 
 def is_valid_biluo(tags: Sequence[int], n_tags: int) -> bool:

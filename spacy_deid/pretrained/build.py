@@ -1,64 +1,578 @@
-"""Build the shipped pipelines from their configs.
+"""Build the pipelines shipped inside the package.
 
-    python -m spacy_deid.pretrained.build [--config configs/pipeline_en_rules.cfg]
+    python -m spacy_deid.pretrained.build en_rules [--output DIR]
+    python -m spacy_deid.pretrained.build en --ner NER_DIR [--output DIR]
+        [--scores SCORES_JSON] [--log TRAIN_LOG] [--corpus TEXT]
+    python -m spacy_deid.pretrained.build es_meddocan --ner NER_DIR [...]
 
-The rules-only English pipeline has no trained weights, so it is assembled from
-its config (like `spacy assemble`) and its meta records how it was built.
+Each pipeline is assembled from its config, configs/pipeline_<name>.cfg, and
+saved to DIR (default: spacy_deid/pretrained/<name>, the shipped location).
+
+NER_DIR is a `spacy train` output (e.g. training/ner_en/model-best) with one
+`phi_ner` component. From it come the trained weights and labels, and the two
+settings the weights depend on (`model`, `loss`); every other phi_ner setting
+is the pipeline config's. Only the label strings (and vectors, if the tagger
+used any) are carried over: the training corpus's strings are not shipped.
+
+meta.json gets a "training" record: the corpus (file names only), the NER's
+training config (paths reduced to file names) and its hash, seed, steps (from
+--log: the `spacy train` console output or the JSONL file of
+spacy.ConsoleLogger's `output_file`), the NER's dev scores and, with
+--scores (a JSON from `spacy-deid evaluate --json`), the headline dev scores
+of the assembled pipeline.
 """
 
 import argparse
+import hashlib
+import json
+import re
 import shutil
+import sys
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any, Dict, List, Optional, Tuple
 
+import numpy as np
 import spacy
-from spacy.util import load_config
+import srsly
+from spacy.language import Language
+from spacy.tokens import Doc
+from spacy.util import load_config, load_model_from_config, load_model_from_path
+from thinc.api import Config
 
-from .. import PRETRAINED_DIR, __version__
+from .. import PRETRAINED_DIR, PIPELINES, __version__
 
-EN_RULES_META: Dict[str, Any] = {
-    "lang": "en",
-    "name": "deid_rules",
-    "description": (
-        "Rules-only English de-identification pipeline: clinical tokenizer, "
-        "clinical sentencizer, regex PHI ruler (phi_rules) and surrogate "
-        "replacer (phi_surrogates). No trained model."
+CONFIG_DIR = Path(__file__).resolve().parents[2] / "configs"
+NER_FACTORY = "phi_ner"
+# phi_ner settings that the trained weights depend on: always the NER's.
+TRAINED_SETTINGS = ("model", "loss")
+HEADLINE_LEVELS = ("strict", "relaxed", "token", "binary_token")
+HEADLINE_MEASURES = ("precision", "recall", "f1")
+MAX_SIZE_MB = 30.0
+# Invented text (no real patient) to check that the weights were carried over.
+CHECK_TEXTS = {
+    "en": (
+        "Patient John Smith (MRN 4455667) was seen by Dr. Ann Lee at Mercy "
+        "Hospital in Boston on 03/14/2019. Call 617-555-0199."
     ),
-    "license": "MIT",
-    "sources": [],
+    "es": (
+        "Nombre: María García López. Fecha de ingreso: 12/03/2018. Médico: "
+        "Dr. Juan Pérez, Hospital Universitario La Paz, Madrid."
+    ),
+}
+MEDDOCAN_SOURCE = {
+    "name": "MEDDOCAN (SPACCC_MEDDOCAN), train and dev splits",
+    "url": "https://github.com/PlanTL-GOB-ES/SPACCC_MEDDOCAN",
+    "license": "CC BY 4.0",
+    "author": "Secretaría de Estado para el Avance Digital (SEAD)",
+    "citation": (
+        "Marimon M, Gonzalez-Agirre A, Intxaurrondo A, et al. Automatic "
+        "De-identification of Medical Texts in Spanish: the MEDDOCAN Track, "
+        "Corpus, Guidelines, Methods and Evaluation of Results. IberLEF 2019, "
+        "CEUR-WS Vol-2421, pp. 618-638."
+    ),
 }
 
 
-def build(config_path: Path, output: Path, meta: Dict[str, Any]) -> Path:
-    """Assemble a pipeline from a config file and save it.
+@dataclass(frozen=True)
+class Recipe:
+    """How one shipped pipeline is built."""
 
-    config_path (Path): The pipeline config.
-    output (Path): Target directory (replaced).
-    meta (Dict[str, Any]): Extra meta.json fields.
+    config: str
+    needs_ner: bool
+    meta: Dict[str, Any]
+    corpus: str = ""
+    sources: List[Dict[str, str]] = field(default_factory=list)
+
+
+RECIPES: Dict[str, Recipe] = {
+    "en_rules": Recipe(
+        config="pipeline_en_rules.cfg",
+        needs_ner=False,
+        meta={
+            "name": "deid_rules",
+            "description": (
+                "Rules-only English de-identification pipeline: clinical "
+                "tokenizer, clinical sentencizer, regex PHI ruler (phi_rules) "
+                "and surrogate replacer (phi_surrogates). No trained model."
+            ),
+        },
+    ),
+    "en": Recipe(
+        config="pipeline_en.cfg",
+        needs_ner=True,
+        meta={
+            "name": "deid",
+            "description": (
+                "Default English de-identification pipeline: clinical "
+                "tokenizer, clinical sentencizer, regex PHI ruler (phi_rules), "
+                "character-aware BiLSTM-CRF tagger (phi_ner) and surrogate "
+                "replacer (phi_surrogates). Rules win on formulaic labels "
+                "(phi_ner protected_labels), the tagger elsewhere."
+            ),
+        },
+        corpus=(
+            "Synthetic English clinical notes from `spacy-deid synth` "
+            "(spacy-deid JSONL; no real patient data)"
+        ),
+    ),
+    "es_meddocan": Recipe(
+        config="pipeline_es_meddocan.cfg",
+        needs_ner=True,
+        meta={
+            "name": "deid_meddocan",
+            "description": (
+                "Spanish de-identification pipeline: clinical tokenizer, "
+                "character-aware BiLSTM-CRF tagger (phi_ner) trained on "
+                "MEDDOCAN (MEDDOCAN labels) and surrogate replacer "
+                "(phi_surrogates, labels mapped to i2b2 for surrogates)."
+            ),
+        },
+        corpus=(
+            "MEDDOCAN: Spanish clinical case reports with synthetic PHI "
+            "(train split for training, dev split for model selection)"
+        ),
+        sources=[MEDDOCAN_SOURCE],
+    ),
+}
+
+
+def build(
+    name: str,
+    output: Optional[Path] = None,
+    *,
+    ner_dir: Optional[Path] = None,
+    scores: Optional[Path] = None,
+    log: Optional[Path] = None,
+    corpus: Optional[str] = None,
+    config_path: Optional[Path] = None,
+) -> Path:
+    """Assemble a shipped pipeline and save it.
+
+    name (str): A name from RECIPES ("en_rules", "en", "es_meddocan").
+    output (Optional[Path]): Target directory (replaced); default: the
+        shipped location.
+    ner_dir (Optional[Path]): The trained NER (`spacy train` output).
+    scores (Optional[Path]): `spacy-deid evaluate --json` of the pipeline.
+    log (Optional[Path]): The NER's training log (console or JSONL).
+    corpus (Optional[str]): Describes the training corpus.
+    config_path (Optional[Path]): Another pipeline config.
     RETURNS (Path): The output directory.
     """
+    recipe = RECIPES[name]
+    output = output or PRETRAINED_DIR / PIPELINES[name]
+    config_path = config_path or CONFIG_DIR / recipe.config
+    if recipe.needs_ner and ner_dir is None:
+        raise ValueError(f"The '{name}' pipeline needs a trained tagger: --ner DIR")
+    if not recipe.needs_ner and ner_dir is not None:
+        raise ValueError(f"The '{name}' pipeline has no trained component")
     config = load_config(config_path)
-    nlp = spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
-    nlp.initialize()
-    nlp.meta.update(meta)
-    nlp.meta["version"] = __version__
-    nlp.meta["spacy_version"] = f">={spacy.__version__},<3.9.0"
-    nlp.meta["built_from"] = config_path.name
-    if output.exists():
-        shutil.rmtree(output)
-    nlp.to_disk(output)
+    training: Optional[Dict[str, Any]] = None
+    if ner_dir is None:
+        nlp = assemble(config)
+    else:
+        nlp, training = assemble_with_ner(config, ner_dir, log, corpus or recipe.corpus)
+        training["pipeline_config"] = file_record(config_path)
+        training["pipeline_dev_scores"] = headline_scores(scores) if scores else None
+    set_meta(nlp, recipe, config_path, training)
+    save(nlp, output)
+    if ner_dir is not None:
+        check_built(output, ner_dir)
     return output
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument(
-        "--config", type=Path, default=Path("configs/pipeline_en_rules.cfg")
+def assemble(config: Config, skip: Tuple[str, ...] = ()) -> Language:
+    """Create a pipeline from its config and initialize its components,
+    except those in `skip` (their weights are loaded afterwards).
+
+    config (Config): The pipeline config.
+    skip (Tuple[str, ...]): Component names not to initialize.
+    RETURNS (Language): The pipeline.
+    """
+    nlp = load_model_from_config(config, auto_fill=True, validate=True)
+    with nlp.select_pipes(disable=list(skip)):
+        nlp.initialize()
+    return nlp
+
+
+def assemble_with_ner(
+    config: Config, ner_dir: Path, log: Optional[Path], corpus: str
+) -> Tuple[Language, Dict[str, Any]]:
+    """Assemble a pipeline whose phi_ner is the trained one in `ner_dir`.
+
+    config (Config): The pipeline config (not modified).
+    ner_dir (Path): The `spacy train` output.
+    log (Optional[Path]): The training log, for the number of steps.
+    corpus (str): Describes the training corpus.
+    RETURNS (Tuple[Language, Dict[str, Any]]): The pipeline and its
+        "training" meta record.
+    """
+    ner_nlp, source_name = load_ner(ner_dir)
+    name = ner_component_name(config)
+    check_compatible(config, ner_nlp.config)
+    config = config.copy()
+    block = ner_nlp.config["components"][source_name]
+    config["components"][name] = merge_ner_settings(config["components"][name], block)
+    nlp = assemble(config, skip=(name,))
+    load_trained_ner(nlp, name, ner_nlp, ner_dir / source_name)
+    record = training_record(ner_dir, ner_nlp, source_name, log, corpus)
+    record["ner"]["settings_from_ner"] = list(TRAINED_SETTINGS)
+    record["ner"]["settings_from_pipeline_config"] = sorted(
+        key for key in config["components"][name] if key not in TRAINED_SETTINGS
     )
-    parser.add_argument("--output", type=Path, default=PRETRAINED_DIR / "en")
-    args = parser.parse_args()
-    path = build(args.config, args.output, EN_RULES_META)
-    print(f"Saved the pipeline to {path}")
+    return nlp, record
+
+
+def load_ner(ner_dir: Path) -> Tuple[Language, str]:
+    """Load a trained NER pipeline and find its one phi_ner component.
+
+    ner_dir (Path): The `spacy train` output.
+    RETURNS (Tuple[Language, str]): The pipeline and the component's name.
+    """
+    if not (ner_dir / "config.cfg").exists():
+        raise ValueError(f"No trained pipeline (config.cfg) in {ner_dir}")
+    ner_nlp = load_model_from_path(ner_dir)
+    names = [
+        name
+        for name in ner_nlp.component_names
+        if ner_nlp.config["components"][name].get("factory") == NER_FACTORY
+    ]
+    if len(names) != 1:
+        raise ValueError(
+            f"{ner_dir} must have exactly one '{NER_FACTORY}' component, "
+            f"found {len(names)}"
+        )
+    return ner_nlp, names[0]
+
+
+def ner_component_name(config: Config) -> str:
+    """The name of the pipeline config's one phi_ner component."""
+    names = [
+        name
+        for name in config["nlp"]["pipeline"]
+        if config["components"][name].get("factory") == NER_FACTORY
+    ]
+    if len(names) != 1:
+        raise ValueError(f"The pipeline config needs exactly one '{NER_FACTORY}'")
+    return names[0]
+
+
+def check_compatible(config: Config, ner_config: Config) -> None:
+    """Raise if the pipeline's language or tokenizer differs from the NER's."""
+    for key in ("lang", "tokenizer"):
+        if config["nlp"][key] != ner_config["nlp"][key]:
+            raise ValueError(
+                f"nlp.{key} of the pipeline config differs from the trained "
+                f"tagger's: {config['nlp'][key]!r} != {ner_config['nlp'][key]!r}"
+            )
+
+
+def merge_ner_settings(
+    pipeline_block: Dict[str, Any], ner_block: Dict[str, Any]
+) -> Dict[str, Any]:
+    """The phi_ner block of the built pipeline: the pipeline config's settings,
+    plus the trained settings (`model`, `loss`) from the NER's config.
+
+    pipeline_block (Dict[str, Any]): [components.phi_ner] of the pipeline.
+    ner_block (Dict[str, Any]): The NER's phi_ner block (as trained).
+    RETURNS (Dict[str, Any]): The merged block.
+    """
+    merged = dict(pipeline_block)
+    for key in TRAINED_SETTINGS:
+        if key not in ner_block:
+            continue
+        if key in pipeline_block and pipeline_block[key] != ner_block[key]:
+            raise ValueError(
+                f"phi_ner '{key}' differs from the trained tagger's; leave it "
+                "out of the pipeline config (it is taken from the tagger)"
+            )
+        merged[key] = ner_block[key]
+    return merged
+
+
+def load_trained_ner(
+    nlp: Language, name: str, ner_nlp: Language, weights_dir: Path
+) -> None:
+    """Load the trained weights and labels into the pipeline's phi_ner, keep
+    its configured settings, and carry over the label strings and vectors.
+
+    nlp (Language): The assembled pipeline.
+    name (str): Its phi_ner component.
+    ner_nlp (Language): The trained NER pipeline.
+    weights_dir (Path): The trained component's directory.
+    """
+    ner = nlp.get_pipe(name)
+    settings = {key: value for key, value in ner.cfg.items() if key != "labels"}
+    ner.from_disk(weights_dir, exclude=["vocab"])
+    ner.cfg.update(settings)
+    if not ner.labels:
+        raise ValueError(f"The trained tagger in {weights_dir} has no labels")
+    for label in ner.labels:
+        nlp.vocab.strings.add(label)
+    vectors = ner_nlp.vocab.vectors
+    if vectors.shape[0] or vectors.shape[1]:
+        nlp.vocab.vectors = vectors
+
+
+def training_record(
+    ner_dir: Path,
+    ner_nlp: Language,
+    source_name: str,
+    log: Optional[Path],
+    corpus: str,
+) -> Dict[str, Any]:
+    """How the tagger was trained, for meta.json (no corpus contents).
+
+    ner_dir (Path): The `spacy train` output.
+    ner_nlp (Language): The loaded NER pipeline.
+    source_name (str): Its phi_ner component.
+    log (Optional[Path]): The training log.
+    corpus (str): Describes the training corpus.
+    RETURNS (Dict[str, Any]): The record.
+    """
+    config = load_config(ner_dir / "config.cfg", interpolate=True)
+    training = config.get("training", {})
+    steps = read_training_log(log) if log is not None else {}
+    return {
+        "corpus": corpus_record(config, corpus),
+        "seed": config.get("system", {}).get("seed", training.get("seed")),
+        "max_steps": training.get("max_steps"),
+        "max_epochs": training.get("max_epochs"),
+        "eval_frequency": training.get("eval_frequency"),
+        "steps": steps.get("steps"),
+        "best_step": steps.get("best_step"),
+        "ner": {
+            "source": display_path(ner_dir),
+            "component": source_name,
+            "labels": list(ner_nlp.get_pipe(source_name).labels),
+            "config": file_record(ner_dir / "config.cfg"),
+            "weights_sha256": sha256(ner_dir / source_name / "model"),
+            "training_config": sanitize_config(config),
+        },
+        "ner_dev_scores": ner_nlp.meta.get("performance", {}),
+    }
+
+
+def corpus_record(config: Dict[str, Any], description: str) -> Dict[str, Any]:
+    """The training corpus: description, file names and reader settings."""
+    record: Dict[str, Any] = {"description": description}
+    corpora = config.get("corpora", {})
+    for split in ("train", "dev"):
+        reader = dict(corpora.get(split, {}))
+        path = reader.pop("path", None)
+        record[split] = Path(path).name if path else None
+        record[f"{split}_reader"] = reader
+    return record
+
+
+def sanitize_config(config: Dict[str, Any]) -> Dict[str, Any]:
+    """A copy of a config with file paths reduced to file names."""
+    out: Dict[str, Any] = {}
+    for key, value in config.items():
+        if isinstance(value, dict):
+            out[key] = sanitize_config(value)
+        elif isinstance(value, str) and ("/" in value or "\\" in value):
+            out[key] = Path(value).name
+        else:
+            out[key] = value
+    return out
+
+
+def read_training_log(path: Path) -> Dict[str, Optional[int]]:
+    """The number of steps run and the step of the best score, from a
+    `spacy train` console log or a JSONL log (spacy.ConsoleLogger output_file).
+
+    path (Path): The log.
+    RETURNS (Dict[str, Optional[int]]): "steps" (the last step evaluated) and
+        "best_step"; None when the log is missing or has no evaluations.
+    """
+    rows: List[Tuple[int, float]] = []
+    if not path.is_file():
+        print(
+            f"Warning: no training log at {path}; steps not recorded", file=sys.stderr
+        )
+        return {"steps": None, "best_step": None}
+    row_re = re.compile(r"^\s*\d+\s+(\d+)\s+.*?(\d+(?:\.\d+)?)\s*$")
+    for line in path.read_text(encoding="utf8", errors="replace").splitlines():
+        line = re.sub(r"\x1b\[[0-9;]*m", "", line)
+        if line.lstrip().startswith("{"):
+            try:
+                data = json.loads(line)
+                rows.append((int(data["step"]), float(data["score"])))
+            except (ValueError, KeyError, TypeError):
+                continue
+        elif (match := row_re.match(line)) is not None:
+            rows.append((int(match.group(1)), float(match.group(2))))
+    if not rows:
+        return {"steps": None, "best_step": None}
+    best = max(rows, key=lambda row: row[1])
+    return {"steps": rows[-1][0], "best_step": best[0]}
+
+
+def headline_scores(path: Path) -> Dict[str, Any]:
+    """The headline scores of `spacy-deid evaluate --json`: micro precision,
+    recall and F1 at each level, the label scheme and the leak rate.
+
+    path (Path): The JSON file.
+    RETURNS (Dict[str, Any]): The scores.
+    """
+    data = srsly.read_json(path)
+    record: Dict[str, Any] = {
+        "file": path.name,
+        "labels": data.get("labels"),
+        "notes": data.get("notes"),
+    }
+    for level in HEADLINE_LEVELS:
+        try:
+            micro = data[level]["micro"]
+            record[level] = {key: micro[key] for key in HEADLINE_MEASURES}
+        except (KeyError, TypeError):
+            raise ValueError(
+                f"{path} is not a `spacy-deid evaluate --json` result "
+                f"(no {level} micro scores)"
+            ) from None
+    leak = data.get("leak", {}).get("overall", {})
+    record["leak_rate"] = leak.get("rate")
+    return record
+
+
+def set_meta(
+    nlp: Language,
+    recipe: Recipe,
+    config_path: Path,
+    training: Optional[Dict[str, Any]],
+) -> None:
+    """Fill meta.json: name, description, version, sources, training."""
+    nlp.meta.update(recipe.meta)
+    nlp.meta["version"] = __version__
+    nlp.meta["spacy_version"] = f">={spacy.__version__},<3.9.0"
+    nlp.meta["license"] = "MIT"
+    nlp.meta["sources"] = list(recipe.sources)
+    nlp.meta["built_from"] = config_path.name
+    if training is not None:
+        nlp.meta["training"] = training
+        nlp.meta["merge_policy"] = merge_policy(nlp)
+
+
+def merge_policy(nlp: Language) -> Dict[str, Any]:
+    """How rule and model entities are combined, from the phi_ner settings."""
+    ner_name = next(
+        name
+        for name in nlp.pipe_names
+        if nlp.get_pipe_meta(name).factory == NER_FACTORY
+    )
+    cfg = nlp.get_pipe(ner_name).cfg
+    before = nlp.pipe_names[: nlp.pipe_names.index(ner_name)]
+    return {
+        "components_before_ner": before,
+        "overwrite_ents": cfg["overwrite_ents"],
+        "protected_labels": list(cfg.get("protected_labels", [])),
+        "summary": (
+            "Earlier entities with a protected label always win; other earlier "
+            "entities are removed where a model span overlaps them; spans of "
+            "either that overlap nothing are kept."
+            if cfg["overwrite_ents"]
+            else "Earlier entities win; model spans overlapping them are dropped."
+        ),
+    }
+
+
+def save(nlp: Language, output: Path) -> None:
+    """Write the pipeline to `output`, replacing what was there."""
+    if output.exists():
+        shutil.rmtree(output)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    nlp.to_disk(output)
+
+
+def check_built(output: Path, ner_dir: Path) -> None:
+    """Reload the built pipeline and check that its phi_ner settings are the
+    configured ones and that it predicts exactly as the trained tagger.
+
+    output (Path): The built pipeline.
+    ner_dir (Path): The trained tagger.
+    """
+    built = load_model_from_path(output)
+    name = ner_component_name(built.config)
+    ner = built.get_pipe(name)
+    for key, value in built.config["components"][name].items():
+        if key in ner.cfg and ner.cfg[key] != value:
+            raise ValueError(f"phi_ner '{key}' does not match the built config")
+    ner_nlp, source_name = load_ner(ner_dir)
+    text = CHECK_TEXTS.get(built.lang, CHECK_TEXTS["en"])
+    words = ner_nlp.make_doc(text)
+    doc = Doc(
+        built.vocab,
+        words=[t.text for t in words],
+        spaces=[bool(t.whitespace_) for t in words],
+    )
+    ((tags, probs),) = ner.predict([doc])
+    ((ref_tags, ref_probs),) = ner_nlp.get_pipe(source_name).predict([words])
+    if not (
+        np.array_equal(tags, ref_tags) and np.allclose(probs, ref_probs, atol=1e-5)
+    ):
+        raise ValueError("The built phi_ner does not predict as the trained tagger")
+    if [t.text for t in built.make_doc(text)] != [t.text for t in words]:
+        print("Warning: the tokenizer now splits text differently from training")
+
+
+def file_record(path: Path) -> Dict[str, str]:
+    """A file's name and SHA-256."""
+    return {"file": path.name, "sha256": sha256(path)}
+
+
+def sha256(path: Path) -> str:
+    """The SHA-256 hex digest of a file."""
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def display_path(path: Path) -> str:
+    """A path relative to the working directory when inside it, else its last
+    two parts (no build machine layout in the shipped meta)."""
+    resolved = path.resolve()
+    try:
+        return str(resolved.relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(Path(*resolved.parts[-2:]))
+
+
+def dir_size(path: Path) -> int:
+    """Total size in bytes of the files under a directory."""
+    return sum(item.stat().st_size for item in path.rglob("*") if item.is_file())
+
+
+def main(argv: Optional[List[str]] = None) -> None:
+    parser = argparse.ArgumentParser(
+        description="Build a shipped spacy-deid pipeline (see the module docstring)."
+    )
+    parser.add_argument("name", nargs="?", default="en_rules", choices=sorted(RECIPES))
+    parser.add_argument("--ner", type=Path, default=None, help="spacy train output")
+    parser.add_argument("--output", type=Path, default=None)
+    parser.add_argument("--scores", type=Path, default=None, help="evaluate --json")
+    parser.add_argument("--log", type=Path, default=None, help="training log")
+    parser.add_argument("--corpus", default=None, help="corpus description")
+    parser.add_argument("--config", type=Path, default=None, help="pipeline config")
+    args = parser.parse_args(argv)
+    try:
+        path = build(
+            args.name,
+            args.output,
+            ner_dir=args.ner,
+            scores=args.scores,
+            log=args.log,
+            corpus=args.corpus,
+            config_path=args.config,
+        )
+    except (OSError, ValueError) as error:
+        sys.exit(f"Could not build '{args.name}': {error}")
+    size = dir_size(path) / 1e6
+    print(f"Saved the '{args.name}' pipeline to {path} ({size:.1f} MB)")
+    if size > MAX_SIZE_MB:
+        sys.exit(f"The pipeline is larger than {MAX_SIZE_MB:.0f} MB")
 
 
 if __name__ == "__main__":

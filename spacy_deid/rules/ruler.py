@@ -32,8 +32,9 @@ from spacy.training import Example
 from spacy.util import SimpleFrozenList, ensure_path
 
 from ..extensions import install_extensions
-from ..labels import LABELS, normalize_label
+from ..labels import LABELS, NOT_PHI_KEY, normalize_label
 from .patterns._common import DEFAULT_WINDOW
+from .patterns.negatives import NOT_PHI
 from .validators import VALIDATORS, get_validator
 
 install_extensions()
@@ -144,7 +145,7 @@ def validate_pattern(pattern: PatternType) -> None:
     unknown = sorted(set(pattern) - _KNOWN_KEYS)
     if unknown:
         raise ValueError(f"PHI pattern '{pid}' has unknown keys {', '.join(unknown)}")
-    if normalize_label(pattern["label"]) not in LABELS:
+    if pattern["label"] != NOT_PHI and normalize_label(pattern["label"]) not in LABELS:
         raise ValueError(f"PHI pattern '{pid}' has an unknown label")
     if any(flag not in _FLAGS for flag in pattern.get("flags") or ""):
         raise ValueError(
@@ -310,7 +311,7 @@ class PhiRuler(Pipe):
             if rule.id in seen:
                 raise ValueError(f"Duplicate PHI pattern id '{rule.id}'")
             seen.add(rule.id)
-            if keep is None or rule.label in keep:
+            if keep is None or rule.label in keep or rule.label == NOT_PHI:
                 compiled.append(rule)
         self._compiled = compiled
 
@@ -335,7 +336,7 @@ class PhiRuler(Pipe):
 
         RETURNS (Tuple[str, ...]): Sorted labels.
         """
-        return tuple(sorted({rule.label for rule in self._compiled}))
+        return tuple(sorted({r.label for r in self._compiled if r.label != NOT_PHI}))
 
     @property
     def patterns(self) -> List[PatternType]:
@@ -434,6 +435,9 @@ class PhiRuler(Pipe):
         spans = self._to_spans(doc, candidates)
         existing = list(doc.ents)
         chosen = self._select(spans, existing)
+        doc.spans[NOT_PHI_KEY] = [s for s, _ in chosen if s.label_ == NOT_PHI]
+        chosen = [(s, c) for s, c in chosen if s.label_ != NOT_PHI]
+        spans = [(s, c) for s, c in spans if s.label_ != NOT_PHI]
         kept, outside = self._merge(doc, existing, chosen)
         doc.set_ents(
             [span for span, _ in chosen], outside=outside, default="unmodified"

@@ -18,11 +18,17 @@ between two dates of a patient is kept, even across February 29 and year ends.
 Holidays ("Christmas", "Memorial Day") become a written date ("March 3").
 Ranges ("September 14-16, 2067", "9/14-9/16/2067") shift both ends. Typo
 dates ("02/30/2067") are clamped to the nearest valid date, then shifted.
+
+`lang` picks the date language: "en" (the default: month first, "09/14/2067",
+"March 14th") or "es" (day first, "14/09/2067", "14 de marzo de 2067",
+"marzo del 2067", "diciembre-03"; month and weekday names are written back
+in Spanish). Other languages use "en".
 """
 
 import calendar
 import datetime
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Tuple
 
@@ -46,10 +52,15 @@ _SEASON_DAYS = {
     "fall": (10, 31),
 }
 _SEASON_ALIASES = {"autumn": "fall"}
-# Day of the month for "early/mid/late March".
-_QUALIFIER_DAYS = {"early": 5, "mid": 15, "middle": 15, "late": 25, "end": 28}
+# Day of the month for "early/mid/late March" ("principios/mediados/finales
+# de marzo").
+_QUALIFIER_DAYS = {
+    "early": 5, "mid": 15, "middle": 15, "late": 25, "end": 28,
+    "principios": 5, "mediados": 15, "finales": 25, "fines": 25,
+}  # fmt: skip
 _QUALIFIER_RE = re.compile(
-    r"(?i)\b(early|mid|middle|late|end)(?:\s*-\s*|\s+)(?:of\s+)?$"
+    r"(?i)\b(early|mid|middle|late|end|principios|mediados|finales|fines)"
+    r"(?:\s*-\s*|\s+)(?:of\s+|de\s+)?$"
 )
 
 # Holidays: name regex -> (month, day) or (month, weekday, n-th; -1 = last).
@@ -100,13 +111,14 @@ _BW = r"(?<![0-9A-Za-z])"
 class _Pattern:
     name: str
     regex: "re.Pattern[str]"
+    lang: str = "en"
 
 
-def _compile(name: str, body: str) -> _Pattern:
+def _compile(name: str, body: str, lang: str = "en") -> _Pattern:
     # Expressions starting with a word ("October 2" in "September 29-October
     # 2") only need a word boundary before them.
     start = _B if body.startswith(("(?P<year>", "(?P<month>", "(?P<day>")) else _BW
-    return _Pattern(name, re.compile(start + body + _E, re.IGNORECASE))
+    return _Pattern(name, re.compile(start + body + _E, re.IGNORECASE), lang)
 
 
 # Tried in order at each position; the first that parses to a valid date wins.
@@ -181,6 +193,114 @@ _PATTERNS: List[_Pattern] = [
     _compile("y", r"(?P<year>(?:1[89]|2[0-9])\d{2}|'\d{2})"),
 ]
 
+ES_MONTHS: Tuple[str, ...] = (
+    "Enero", "Febrero", "Marzo", "Abril", "Mayo", "Junio", "Julio", "Agosto",
+    "Septiembre", "Octubre", "Noviembre", "Diciembre",
+)  # fmt: skip
+ES_WEEKDAYS: Tuple[str, ...] = (
+    "Lunes", "Martes", "Miércoles", "Jueves", "Viernes", "Sábado", "Domingo",
+)  # fmt: skip
+_ES_MONTH_RE = (
+    r"(?:ene(?:ro)?|feb(?:rero)?|mar(?:zo)?|abr(?:il)?|may(?:o)?|jun(?:io)?|"
+    r"jul(?:io)?|ago(?:sto)?|sep(?:t(?:iembre)?)?|set(?:iembre)?|oct(?:ubre)?|"
+    r"nov(?:iembre)?|dic(?:iembre)?)"
+)
+_ES_WEEKDAY_RE = r"(?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo)"
+_ES_SEASON_RE = r"(?:primavera|verano|oto[ñn]o|invierno)"
+_ES_ORD_RE = r"(?:º|°|ª)"
+
+# Spanish: day first; "14 de marzo de 2067", "marzo del 2067", "diciembre-03".
+_ES_PATTERNS: List[_Pattern] = [
+    _compile(
+        "ymd",
+        r"(?P<year>\d{4})(?P<s1>[-/.])(?P<month>\d{1,2})(?P=s1)(?P<day>\d{1,2})",
+        "es",
+    ),
+    # 14/09/2067, 14.9.67, then 09/14/2067 if that is invalid
+    _compile(
+        "dmy",
+        r"(?P<day>\d{1,2})(?P<s1>[-/.])(?P<month>\d{1,2})(?P=s1)(?P<year>\d{4}|\d{2})",
+        "es",
+    ),
+    _compile(
+        "mdy",
+        r"(?P<month>\d{1,2})(?P<s1>[-/])(?P<day>\d{1,2})(?P=s1)(?P<year>\d{4}|\d{2})",
+        "es",
+    ),
+    _compile(
+        "ymd8", r"(?P<year>(?:19|20|21)\d{2})(?P<month>[01]\d)(?P<day>[0-3]\d)", "es"
+    ),
+    # 14 de marzo de 2067 / 1º de marzo / 23-febrero-1931 / 14 MAR 2067
+    _compile(
+        "dmy_name",
+        r"(?P<day>\d{1,2})(?P<ord>" + _ES_ORD_RE + r")?(?P<s1>\s+de\s+|\s*-\s*|\s+|)"
+        r"(?P<mname>" + _ES_MONTH_RE + r")(?P<dot>\.?)"
+        r"(?:(?P<s2>\s+del?\s+|\s*,\s*|\s+|\s*-\s*|)(?P<year>\d{4}|'?\d{2}))?",
+        "es",
+    ),
+    # marzo de 2067 / marzo del 2067 / marzo 2067 / diciembre-03
+    _compile(
+        "my_name",
+        r"(?P<mname>" + _ES_MONTH_RE + r")(?P<dot>\.?)"
+        r"(?P<s1>\s+del?\s+|\s*,\s*|\s+|\s*-\s*)"
+        r"(?P<year>\d{4}|'\d{2}|(?<=-)\d{2})",
+        "es",
+    ),
+    _compile("m_name", r"(?P<mname>" + _ES_MONTH_RE + r")(?P<dot>\.?)", "es"),
+    _compile("my", r"(?P<month>\d{1,2})(?P<s1>/)(?P<year>\d{4})", "es"),
+    # 14/3 (no year), then 3/67
+    _compile("dm", r"(?P<day>\d{1,2})(?P<s1>[/-])(?P<month>\d{1,2})", "es"),
+    _compile("my", r"(?P<month>\d{1,2})(?P<s1>/)(?P<year>\d{2})", "es"),
+    _compile(
+        "season",
+        r"(?P<season>" + _ES_SEASON_RE + r")"
+        r"(?:(?P<s1>\s+del?\s+|\s*,\s*|\s+)(?P<year>\d{4}|'\d{2}))?",
+        "es",
+    ),
+    _compile("weekday", r"(?P<wday>" + _ES_WEEKDAY_RE + r")", "es"),
+    _compile("y", r"(?P<year>(?:1[89]|2[0-9])\d{2}|'\d{2})", "es"),
+]
+_PATTERNS_BY_LANG: Dict[str, List[_Pattern]] = {"en": _PATTERNS, "es": _ES_PATTERNS}
+DATE_LANGUAGES: Tuple[str, ...] = tuple(_PATTERNS_BY_LANG)
+
+
+@dataclass(frozen=True)
+class _Names:
+    """Month, weekday and season names of a date language."""
+
+    months: Tuple[str, ...]
+    weekdays: Tuple[str, ...]
+    seasons: Dict[str, str]  # "winter", "spring", "summer", "fall" -> name
+
+
+_NAMES: Dict[str, _Names] = {
+    "en": _Names(
+        MONTHS,
+        WEEKDAYS,
+        {season: season.capitalize() for season in SEASONS},
+    ),
+    "es": _Names(
+        ES_MONTHS,
+        ES_WEEKDAYS,
+        {
+            "winter": "Invierno",
+            "spring": "Primavera",
+            "summer": "Verano",
+            "fall": "Otoño",
+        },
+    ),
+}
+
+
+def date_language(lang: str) -> str:
+    """The date language used for a language code ("es"; others: "en").
+
+    lang (str): A language code such as "en", "es" or "es_ES".
+    RETURNS (str): A code from DATE_LANGUAGES.
+    """
+    code = (lang or "en").split("_")[0].split("-")[0].lower()
+    return code if code in _PATTERNS_BY_LANG else "en"
+
 
 @dataclass
 class _Parsed:
@@ -199,7 +319,10 @@ class _Found:
 
 
 def shift_date_text(
-    text: str, shift_days: int, reference: Optional[datetime.date] = None
+    text: str,
+    shift_days: int,
+    reference: Optional[datetime.date] = None,
+    lang: str = "en",
 ) -> Optional[str]:
     """Shift every date expression in a DATE span and keep its format.
 
@@ -208,10 +331,11 @@ def shift_date_text(
     reference (Optional[datetime.date]): A date near this one (e.g. the
         nearest dated mention in the doc), used to pick the year of dates
         written without one.
+    lang (str): The date language ("en", "es"; see `date_language`).
     RETURNS (Optional[str]): The shifted text, or None if no date expression
         was found (or a parsed one could not be shifted).
     """
-    found = _scan(text)
+    found = _scan(text, date_language(lang))
     if not found:
         return None
     anchors = [(i, f.parsed.date) for i, f in enumerate(found) if f.parsed.has_year]
@@ -237,23 +361,24 @@ def shift_date_text(
     return "".join(pieces)
 
 
-def find_anchor(text: str) -> Optional[datetime.date]:
+def find_anchor(text: str, lang: str = "en") -> Optional[datetime.date]:
     """The first date with an explicit year in a DATE span, if any.
 
     text (str): The span text.
+    lang (str): The date language ("en", "es").
     RETURNS (Optional[datetime.date]): The (unshifted) date.
     """
-    for item in _scan(text):
+    for item in _scan(text, date_language(lang)):
         if item.parsed.has_year:
             return item.parsed.date
     return None
 
 
-def _scan(text: str) -> List[_Found]:
+def _scan(text: str, lang: str = "en") -> List[_Found]:
     found: List[_Found] = []
     pos = 0
     while pos < len(text):
-        item = _match_at(text, pos, lenient=False) or _match_at(text, pos, lenient=True)
+        item = _match_at(text, pos, False, lang) or _match_at(text, pos, True, lang)
         if item is None:
             pos += 1
             continue
@@ -262,8 +387,8 @@ def _scan(text: str) -> List[_Found]:
     return found
 
 
-def _match_at(text: str, pos: int, lenient: bool) -> Optional[_Found]:
-    for pattern in _PATTERNS:
+def _match_at(text: str, pos: int, lenient: bool, lang: str = "en") -> Optional[_Found]:
+    for pattern in _PATTERNS_BY_LANG[lang]:
         if lenient and pattern.name not in _NUMERIC:
             continue
         match = pattern.regex.match(text, pos)
@@ -291,7 +416,7 @@ def _parse(
     }
     if pattern.name == "weekday":
         # A weekday alone has no date; any date with that weekday will do.
-        index = _weekday_index(groups["wday"][2])
+        index = _weekday_index(groups["wday"][2], pattern.lang)
         return _Parsed(datetime.date(2001, 1, 1 + index), groups)
     has_year = "year" in groups
     year = _parse_year(groups["year"][2]) if has_year else None
@@ -308,9 +433,9 @@ def _parse(
     if "month" in groups:
         month = int(groups["month"][2])
     elif "mname" in groups:
-        month = _month_index(groups["mname"][2]) + 1
+        month = _month_index(groups["mname"][2], pattern.lang) + 1
     elif "season" in groups:
-        month, day = _SEASON_DAYS[_season_name(groups["season"][2])]
+        month, day = _SEASON_DAYS[_season_name(groups["season"][2], pattern.lang)]
     if "day" in groups:
         day = int(groups["day"][2])
     elif "month" in groups or "mname" in groups:
@@ -379,7 +504,7 @@ def _infer_year(
 
 def _qualifier_day(match: "re.Match[str]") -> int:
     before = match.string[: match.start()]
-    qualifier = _QUALIFIER_RE.search(before[-12:])
+    qualifier = _QUALIFIER_RE.search(before[-16:])
     if qualifier is None:
         return 15
     return _QUALIFIER_DAYS[qualifier.group(1).lower()]
@@ -436,7 +561,7 @@ def _render_shifted(
             new_date = parsed.date + datetime.timedelta(days=shift_days % 7 or 1)
         if pattern.name == "holiday":
             return _render_holiday(match, parsed, new_date)
-        rendered = _render(match, parsed, new_date, new_end)
+        rendered = _render(match, parsed, new_date, new_end, pattern.lang)
         if rendered.casefold() != original.casefold():
             return rendered
     return None
@@ -460,6 +585,7 @@ def _render(
     parsed: _Parsed,
     new_date: datetime.date,
     new_end: Optional[datetime.date] = None,
+    lang: str = "en",
 ) -> str:
     original = match.group()
     base = match.start()
@@ -475,19 +601,20 @@ def _render(
             new = f"{new_end.day:02d}" if pad else str(new_end.day)
             if new_end.month != new_date.month:
                 dot = parsed.fields.get("dot", (0, 0, ""))[2]
-                month = _render_month_name(month_text, new_end, dot)
-                new = month + _render_dot(dot, month_text, new_end) + " " + new
+                month = _render_month_name(month_text, new_end, dot, lang)
+                dot = _render_dot(dot, month_text, new_end, lang)
+                new = month + dot + " " + new
         elif name == "ord2" and new_end is not None:
-            new = _render_ordinal(value, new_end)
+            new = _render_ordinal(value, new_end, lang)
         elif name == "year" and new_end is not None:
             new = _render_year(value, new_end)
         elif name == "dot":
-            new = _render_dot(value, month_text, new_date)
+            new = _render_dot(value, month_text, new_date, lang)
         elif name == "mname":
             dot = parsed.fields.get("dot", (0, 0, ""))[2]
-            new = _render_month_name(value, new_date, dot)
+            new = _render_month_name(value, new_date, dot, lang)
         elif name in _RENDERERS:
-            new = _RENDERERS[name](value, new_date)
+            new = _RENDERERS[name](value, new_date, lang)
         else:
             continue
         out.append(original[last : start - base])
@@ -497,8 +624,12 @@ def _render(
     return "".join(out)
 
 
-def _render_dot(dot: str, month_text: str, date: datetime.date) -> str:
-    """Keep an abbreviation's period, but "May" has no abbreviation."""
+def _render_dot(
+    dot: str, month_text: str, date: datetime.date, lang: str = "en"
+) -> str:
+    """Keep an abbreviation's period, but English "May" has no abbreviation."""
+    if lang != "en":
+        return dot
     if dot and date.month == 5 and month_text.lower() not in _FULL_MONTHS:
         return ""
     return dot
@@ -519,7 +650,7 @@ def _by_start(item: Tuple[str, Tuple[int, int, str]]) -> int:
     return item[1][0]
 
 
-def _render_year(value: str, date: datetime.date) -> str:
+def _render_year(value: str, date: datetime.date, lang: str = "en") -> str:
     digits = value.lstrip("'")
     prefix = value[: len(value) - len(digits)]
     if len(digits) == 2:
@@ -527,7 +658,9 @@ def _render_year(value: str, date: datetime.date) -> str:
     return prefix + f"{date.year:04d}"
 
 
-def _render_ordinal(value: str, date: datetime.date) -> str:
+def _render_ordinal(value: str, date: datetime.date, lang: str = "en") -> str:
+    if lang != "en":
+        return value if date.day == 1 else ""  # "1º de mayo", "24 de mayo"
     day = date.day
     if 11 <= day % 100 <= 13:
         suffix = "th"
@@ -536,7 +669,19 @@ def _render_ordinal(value: str, date: datetime.date) -> str:
     return suffix.upper() if value.isupper() else suffix
 
 
-def _render_month_name(value: str, date: datetime.date, dot: str = "") -> str:
+def _render_month_name(
+    value: str, date: datetime.date, dot: str = "", lang: str = "en"
+) -> str:
+    if lang != "en":
+        months = _NAMES[lang].months
+        full = months[date.month - 1]
+        if _fold(value) in {_fold(month) for month in months}:
+            new = full
+        elif date.month == 9 and len(value) == 4:
+            new = full[:4]
+        else:
+            new = full[:3]
+        return _case_like(value, new)
     full = MONTHS[date.month - 1]
     if value.lower() in _FULL_MONTHS:
         new = full
@@ -547,20 +692,24 @@ def _render_month_name(value: str, date: datetime.date, dot: str = "") -> str:
     return _case_like(value, new)
 
 
-def _render_weekday(value: str, date: datetime.date) -> str:
-    full = WEEKDAYS[date.weekday()]
-    new = full if value.lower() in _FULL_WEEKDAYS else full[: min(3, len(value))]
+def _render_weekday(value: str, date: datetime.date, lang: str = "en") -> str:
+    weekdays = _NAMES[lang].weekdays
+    full = weekdays[date.weekday()]
+    is_full = _fold(value) in {_fold(day) for day in weekdays}
+    new = full if is_full else full[: min(3, len(value))]
     return _case_like(value, new)
 
 
-def _render_season(value: str, date: datetime.date) -> str:
+def _render_season(value: str, date: datetime.date, lang: str = "en") -> str:
     season = _season_of(date)
+    if lang != "en":
+        return _case_like(value, _NAMES[lang].seasons[season])
     if season == "fall" and value.lower() == "autumn":
         season = "autumn"
     return _case_like(value, season.capitalize())
 
 
-_RENDERERS: Dict[str, Callable[[str, datetime.date], str]] = {
+_RENDERERS: Dict[str, Callable[[str, datetime.date, str], str]] = {
     "year": _render_year,
     "ord": _render_ordinal,
     "mname": _render_month_name,
@@ -585,19 +734,30 @@ def _parse_year(value: str) -> int:
     return 2000 + year if len(digits) == 2 else year
 
 
-def _month_index(value: str) -> int:
-    prefix = value.lower()[:3]
-    return [month.lower()[:3] for month in MONTHS].index(prefix)
+def _month_index(value: str, lang: str = "en") -> int:
+    prefix = _fold(value)[:3]
+    if lang == "es" and prefix == "set":  # "setiembre"
+        return 8
+    return [_fold(month)[:3] for month in _NAMES[lang].months].index(prefix)
 
 
-def _weekday_index(value: str) -> int:
-    prefix = value.lower()[:3]
-    return [day.lower()[:3] for day in WEEKDAYS].index(prefix)
+def _weekday_index(value: str, lang: str = "en") -> int:
+    prefix = _fold(value)[:3]
+    return [_fold(day)[:3] for day in _NAMES[lang].weekdays].index(prefix)
 
 
-def _season_name(value: str) -> str:
+def _season_name(value: str, lang: str = "en") -> str:
+    if lang != "en":
+        names = {_fold(name): season for season, name in _NAMES[lang].seasons.items()}
+        return names[_fold(value)]
     lower = value.lower()
     return _SEASON_ALIASES.get(lower, lower)
+
+
+def _fold(value: str) -> str:
+    """Lower case without accents ("Miércoles" -> "miercoles")."""
+    decomposed = unicodedata.normalize("NFD", value.lower())
+    return "".join(char for char in decomposed if not unicodedata.combining(char))
 
 
 def _season_of(date: datetime.date) -> str:

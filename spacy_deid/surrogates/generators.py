@@ -4,21 +4,34 @@ Every value is drawn from a `random.Random` seeded with
 HMAC-SHA256(key, label family, patient, normalised value, attempt), so the
 same string for the same patient always gets the same surrogate. Realistic
 values (cities, companies...) come from one shared Faker instance reseeded
-per value.
+per value. `locale` picks the Faker locale (names, cities, companies...).
 """
 
 import datetime
+import importlib
 import random
 import re
 import string
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import (
+    Callable,
+    Dict,
+    FrozenSet,
+    Iterable,
+    List,
+    Optional,
+    Sequence,
+    Tuple,
+)
 
 from faker import Faker
+from faker.config import AVAILABLE_LOCALES
 from faker.providers.address.en_US import Provider as _AddressProvider
 from faker.providers.person.en_US import Provider as _PersonProvider
 
 from ..labels import LABELS, normalize_label
-from .dates import shift_date_text
+from .dates import date_language, shift_date_text
 from .keys import derive_rng
 from .shapes import (
     apply_case,
@@ -73,6 +86,11 @@ HOSPITAL_SUFFIXES = [
     "Regional Medical Center", "Community Hospital",
 ]  # fmt: skip
 LOCATION_SUFFIXES = ["Park", "Plaza", "Square", "Center", "Building", "Tower", "Mall"]
+# Spanish hospital names put the kind first ("Hospital General X").
+ES_HOSPITAL_PREFIXES = [
+    "Hospital", "Hospital General", "Hospital Universitario", "Clínica",
+    "Hospital Clínico", "Centro de Salud",
+]  # fmt: skip
 
 _NAME_TOKEN_RE = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)*")
 _DIGITS_RE = re.compile(r"\d+(?:\.\d+)?")
@@ -118,17 +136,98 @@ _ZIP_RANGES: Dict[str, Tuple[int, int]] = {
 _PHONE_EXT_RE = re.compile(r"(?i)(?<![a-z])(?:extension|ext|x)\.?(?=\s*\d)")
 
 
+DEFAULT_LOCALE = "en_US"
+
+
+@dataclass(frozen=True)
+class NamePools:
+    """First and last names of one locale, to draw name surrogates from."""
+
+    first_male: List[str]
+    first_female: List[str]
+    last: List[str]
+    first_male_set: FrozenSet[str]
+    first_female_set: FrozenSet[str]
+
+    def pool(self, lower: str, rng: random.Random) -> List[str]:
+        """The pool for a name token: male or female first names when the
+        token is one (a coin decides for names that are both), else last
+        names.
+
+        lower (str): The lower-cased token.
+        rng (random.Random): The seeded generator.
+        RETURNS (List[str]): The names to choose from.
+        """
+        male = lower in self.first_male_set
+        female = lower in self.first_female_set
+        if male and female:
+            return self.first_male if rng.random() < 0.5 else self.first_female
+        if male or female:
+            return self.first_male if male else self.first_female
+        return self.last
+
+
+def check_locale(locale: str) -> str:
+    """Raise a ValueError unless Faker knows the locale.
+
+    locale (str): A Faker locale such as "en_US" or "es_ES".
+    RETURNS (str): The locale.
+    """
+    if not isinstance(locale, str) or locale not in AVAILABLE_LOCALES:
+        raise ValueError(f"unknown Faker locale {locale!r} (e.g. 'en_US', 'es_ES')")
+    return locale
+
+
+@lru_cache(maxsize=None)
+def name_pools(locale: str) -> NamePools:
+    """The name pools of a Faker locale (en_US when it has no name lists).
+
+    locale (str): A Faker locale.
+    RETURNS (NamePools): Its first names (male, female) and last names.
+    """
+    try:
+        module = importlib.import_module(f"faker.providers.person.{locale}")
+        provider = module.Provider
+        male = list(getattr(provider, "first_names_male", ()))
+        female = list(getattr(provider, "first_names_female", ()))
+        last = list(getattr(provider, "last_names", ()))
+    except ImportError:
+        male, female, last = [], [], []
+    if not (male and female and last):
+        male, female, last = _FIRST_MALE, _FIRST_FEMALE, _LAST
+    return NamePools(
+        first_male=male,
+        first_female=female,
+        last=last,
+        first_male_set=frozenset(name.lower() for name in male),
+        first_female_set=frozenset(name.lower() for name in female),
+    )
+
+
 class SurrogateGenerator:
     """Derives surrogate values from a secret key (no mapping table)."""
 
-    def __init__(self, key: bytes, *, keep_ages_under_90: bool = True) -> None:
+    def __init__(
+        self,
+        key: bytes,
+        *,
+        keep_ages_under_90: bool = True,
+        locale: str = DEFAULT_LOCALE,
+        date_lang: str = "en",
+    ) -> None:
         """Initialize the generator.
 
         key (bytes): The secret key.
         keep_ages_under_90 (bool): Keep ages <= 89 unchanged.
+        locale (str): The Faker locale of names, places and companies.
+        date_lang (str): The language of the dates in the text ("en", "es";
+            see `dates.date_language`).
         """
         self.key = key
         self.keep_ages_under_90 = keep_ages_under_90
+        self.locale = check_locale(locale)
+        self.date_lang = date_language(date_lang)
+        self._names = name_pools(locale)
         self._faker: Optional[Faker] = None
         self._methods: Dict[str, Callable[[str, random.Random], str]] = {
             "USERNAME": self._shape,
@@ -155,17 +254,23 @@ class SurrogateGenerator:
         state = dict(self.__dict__)
         state["_faker"] = None
         state.pop("_methods", None)
+        state.pop("_names", None)
         return state
 
     def __setstate__(self, state: dict) -> None:
         key = state.pop("key")
-        self.__init__(key, keep_ages_under_90=state["keep_ages_under_90"])
+        self.__init__(
+            key,
+            keep_ages_under_90=state["keep_ages_under_90"],
+            locale=state.get("locale", DEFAULT_LOCALE),
+            date_lang=state.get("date_lang", "en"),
+        )
 
     @property
     def faker(self) -> Faker:
         """The shared Faker instance (created on first use)."""
         if self._faker is None:
-            self._faker = Faker("en_US")
+            self._faker = Faker(self.locale)
         return self._faker
 
     def rng(
@@ -300,7 +405,7 @@ class SurrogateGenerator:
         can't be parsed: digits are replaced by shape, and a span made only
         of words becomes DATE_WORD_FALLBACK (never random letters)."""
         if attempt == 0:
-            shifted = shift_date_text(text, date_shift, reference)
+            shifted = shift_date_text(text, date_shift, reference, self.date_lang)
             if shifted is not None:
                 return shifted
         if not any(char.isdigit() for char in text):
@@ -334,7 +439,7 @@ class SurrogateGenerator:
             if len(token) == 1:
                 new = rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
             else:
-                new = rng.choice(_name_pool(lower, rng))
+                new = rng.choice(self._names.pool(lower, rng))
             if new.lower() != lower:
                 return apply_case(token, new) if len(token) > 1 else _case1(token, new)
         raise ValueError("Could not derive a different name token.")
@@ -443,6 +548,8 @@ class SurrogateGenerator:
             return random_capitals(len(stripped), rng)
         faker = self._seeded_faker(rng)
         base = faker.last_name() if rng.random() < 0.5 else faker.city()
+        if self.locale.split("_")[0] == "es":
+            return apply_case(text, _es_hospital_prefix(text, rng) + " " + base)
         return apply_case(text, base + " " + _hospital_suffix(text, rng))
 
     def _location_other(self, text: str, rng: random.Random) -> str:
@@ -629,16 +736,17 @@ def _replace_number(text: str, new: str) -> str:
     return text[: match.start()] + new + text[match.end() :]
 
 
-def _name_pool(lower: str, rng: random.Random) -> List[str]:
-    if lower in _FIRST_SET:
-        if lower in _FIRST_MALE_SET and lower in _FIRST_FEMALE_SET:
-            return _FIRST_MALE if rng.random() < 0.5 else _FIRST_FEMALE
-        return _FIRST_MALE if lower in _FIRST_MALE_SET else _FIRST_FEMALE
-    return _LAST
-
-
 def _case1(token: str, new: str) -> str:
     return new.lower() if token.islower() else new.upper()
+
+
+def _es_hospital_prefix(text: str, rng: random.Random) -> str:
+    lower = text.lower()
+    if "centro de salud" in lower:
+        return "Centro de Salud"
+    if "clínica" in lower or "clinica" in lower:
+        return "Clínica"
+    return rng.choice(ES_HOSPITAL_PREFIXES)
 
 
 def _hospital_suffix(text: str, rng: random.Random) -> str:

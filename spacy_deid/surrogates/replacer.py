@@ -6,6 +6,12 @@ de-identified text and writes `doc._.deidentified`, `doc._.offset_map` and
 
 Modes: "surrogate" (realistic, consistent values derived from a secret key),
 "redact" (a mask such as "[**]" or "[{label}]") and "tag" ("[DATE]").
+
+With `label_map` (a map name from `spacy_deid.corpus.labelmaps`, e.g.
+"meddocan2i2b2"), spans keep their own label (tags and masks show it) but
+surrogates and date shifting follow the mapped i2b2 subcategory; a span whose
+label maps to nothing is masked (`redact_mask`) in surrogate mode. `locale`
+picks the Faker locale of names, places and companies (e.g. "es_ES").
 """
 
 import datetime
@@ -21,10 +27,17 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 from spacy.util import ensure_path
 
+from ..corpus.labelmaps import LabelMap, get_label_map
 from ..extensions import get_patient, install_extensions
 from ..labels import normalize_label
-from .dates import find_anchor
-from .generators import AGE_OVER_89_TEXT, NameContext, SurrogateGenerator, name_context
+from .dates import date_language, find_anchor
+from .generators import (
+    AGE_OVER_89_TEXT,
+    NameContext,
+    SurrogateGenerator,
+    check_locale,
+    name_context,
+)
 from .keys import (
     SOURCE_EPHEMERAL,
     SOURCE_SET,
@@ -70,6 +83,8 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "date_shift_max": 365,
     "keep_ages_under_90": True,
     "spans_key": None,
+    "label_map": None,
+    "locale": "en_US",
 }
 
 
@@ -88,6 +103,8 @@ def make_phi_surrogates(
     date_shift_max: int,
     keep_ages_under_90: bool,
     spans_key: Optional[str],
+    label_map: Optional[str],
+    locale: str,
 ) -> "PhiSurrogates":
     """Create a `phi_surrogates` component (see `PhiSurrogates`)."""
     return PhiSurrogates(
@@ -100,6 +117,8 @@ def make_phi_surrogates(
         date_shift_max=date_shift_max,
         keep_ages_under_90=keep_ages_under_90,
         spans_key=spans_key,
+        label_map=label_map,
+        locale=locale,
     )
 
 
@@ -125,10 +144,13 @@ class PhiSurrogates:
         date_shift_max: int = 365,
         keep_ages_under_90: bool = True,
         spans_key: Optional[str] = None,
+        label_map: Optional[str] = None,
+        locale: str = "en_US",
     ) -> None:
         """Initialize the component.
 
-        nlp (Optional[Language]): The pipeline (unused).
+        nlp (Optional[Language]): The pipeline; its `lang` sets the date
+            language ("es": day first, Spanish month names; else English).
         name (str): The component name.
         mode (str): "surrogate", "redact" or "tag".
         redact_mask (str): The mask in redact mode (and the fail-closed
@@ -138,9 +160,15 @@ class PhiSurrogates:
         date_shift_max (int): Largest date shift in days.
         keep_ages_under_90 (bool): Keep ages <= 89 in surrogate mode.
         spans_key (Optional[str]): Read `doc.spans[spans_key]`; None: doc.ents.
+        label_map (Optional[str]): Name of a label map (`get_label_map`) from
+            the spans' labels to the i2b2 subcategories used for surrogates
+            and date shifting; None: the labels are used as they are.
+        locale (str): Faker locale of the realistic surrogates.
         """
         install_extensions()
         self.name = name
+        # Dates are read and written in the text's language (nlp.lang).
+        self.date_lang = date_language(nlp.lang if nlp is not None else "en")
         self.cfg: Dict[str, Any] = {
             "mode": mode,
             "redact_mask": redact_mask,
@@ -149,6 +177,8 @@ class PhiSurrogates:
             "date_shift_max": date_shift_max,
             "keep_ages_under_90": keep_ages_under_90,
             "spans_key": spans_key,
+            "label_map": label_map,
+            "locale": locale,
         }
         validate_config(self.cfg)
         key, source = key_from_env()
@@ -174,9 +204,28 @@ class PhiSurrogates:
 
     def _set_key(self, key: bytes) -> None:
         self._key = key
+        self._label_map: Optional[LabelMap] = get_label_map(self.cfg["label_map"])
         self._generator = SurrogateGenerator(
-            key, keep_ages_under_90=self.cfg["keep_ages_under_90"]
+            key,
+            keep_ages_under_90=self.cfg["keep_ages_under_90"],
+            locale=self.cfg["locale"],
+            date_lang=self.date_lang,
         )
+
+    def surrogate_label(self, label: str, text: str = "") -> Optional[str]:
+        """The label that surrogates and date shifting use for a span: its
+        own, or its image under `label_map` (None: no equivalent).
+
+        label (str): The span's label.
+        text (str): The span's text (some maps look at it).
+        RETURNS (Optional[str]): The label for the generator, or None.
+        """
+        mapping = self._label_map
+        if mapping is None:
+            return label
+        if callable(mapping):
+            return mapping(label, text)
+        return mapping.get(label, label)
 
     def __call__(self, doc: Doc) -> Doc:
         """Write `doc._.deidentified`, `doc._.offset_map`, `span._.surrogate`.
@@ -190,19 +239,31 @@ class PhiSurrogates:
         patient = get_patient(doc) if surrogate_mode else ""
         shift = self.date_shift(patient) if surrogate_mode else 0
         spans = [span for _, _, span, _ in regions]
-        references = date_references(spans) if surrogate_mode else [None] * len(spans)
+        labels = [self.surrogate_label(span.label_, span.text) for span in spans]
+        references = (
+            date_references(spans, labels, self.date_lang)
+            if surrogate_mode
+            else [None] * len(spans)
+        )
         names = name_context(
             span.text
-            for span in spans
-            if normalize_label(span.label_) in ("PATIENT", "DOCTOR")
+            for span, label in zip(spans, labels, strict=True)
+            if label is not None and normalize_label(label) in ("PATIENT", "DOCTOR")
         )
         cache: Dict[Tuple[str, str], str] = {}
         replacements = []
-        for (start, end, span, members), reference in zip(
-            regions, references, strict=True
+        for (start, end, span, members), label, reference in zip(
+            regions, labels, references, strict=True
         ):
             new = self._replace(
-                span, members, patient, shift, cache, reference=reference, names=names
+                span,
+                members,
+                patient,
+                shift,
+                cache,
+                reference=reference,
+                names=names,
+                label=label,
             )
             replacements.append((start, end, new))
             for member in members:
@@ -255,7 +316,8 @@ class PhiSurrogates:
         RETURNS (str): The replacement.
         """
         shift = self.date_shift(patient) if self.cfg["mode"] == "surrogate" else 0
-        return self._make(label, text, patient, shift, list(flags))
+        target = self.surrogate_label(label, text)
+        return self._make(label, text, patient, shift, list(flags), target=target)
 
     def _replace(
         self,
@@ -266,6 +328,7 @@ class PhiSurrogates:
         cache: Dict[Tuple[str, str], str],
         reference: Optional[datetime.date] = None,
         names: Optional[NameContext] = None,
+        label: Optional[str] = None,
     ) -> str:
         flags = sorted({flag for m in members for flag in (m._.phi_flags or ())})
         extra = "\x00".join([",".join(flags), str(reference)])
@@ -279,6 +342,7 @@ class PhiSurrogates:
                 flags,
                 reference=reference,
                 names=names,
+                target=label,
             )
         return cache[cache_key]
 
@@ -291,21 +355,24 @@ class PhiSurrogates:
         flags: List[str],
         reference: Optional[datetime.date] = None,
         names: Optional[NameContext] = None,
+        target: Optional[str] = None,
     ) -> str:
+        """The replacement: a tag or mask with the span's own `label`, or a
+        surrogate for the `target` label (None: masked)."""
         mode = self.cfg["mode"]
         if mode == "tag":
             return self.cfg["tag_format"].replace("{label}", label)
         mask = self.cfg["redact_mask"].replace("{label}", label)
-        if mode == "redact":
+        if mode == "redact" or target is None:
             return mask
         try:
             return self._surrogate(
-                label, text, patient, shift, flags, reference=reference, names=names
+                target, text, patient, shift, flags, reference=reference, names=names
             )
         except Exception as err:  # fail closed, never fall back to the text
             logger.warning(
                 "phi_surrogates: could not build a %s surrogate (%s); redacted.",
-                label,
+                target,
                 type(err).__name__,
             )
             return mask
@@ -437,17 +504,28 @@ def _caller_level() -> int:
     return level + 1
 
 
-def date_references(spans: List[Span]) -> List[Optional[datetime.date]]:
+def date_references(
+    spans: List[Span],
+    labels: Optional[List[Optional[str]]] = None,
+    lang: str = "en",
+) -> List[Optional[datetime.date]]:
     """For each span, the reference date for DATE spans written without a
     year: the date of the nearest preceding DATE span that has a year, else
     the nearest following one, else None.
 
     spans (List[Span]): The regions' spans, in doc order.
+    labels (Optional[List[Optional[str]]]): The spans' surrogate labels
+        (after `label_map`); None: their own labels.
+    lang (str): The date language ("en", "es").
     RETURNS (List[Optional[datetime.date]]): One reference per span.
     """
+    if labels is None:
+        labels = [span.label_ for span in spans]
     anchors: List[Optional[datetime.date]] = [
-        find_anchor(span.text) if normalize_label(span.label_) == "DATE" else None
-        for span in spans
+        find_anchor(span.text, lang)
+        if label is not None and normalize_label(label) == "DATE"
+        else None
+        for span, label in zip(spans, labels, strict=True)
     ]
     references: List[Optional[datetime.date]] = []
     previous: Optional[datetime.date] = None
@@ -479,6 +557,14 @@ def validate_config(cfg: Dict[str, Any]) -> None:
     for setting in ("redact_mask", "tag_format"):
         if not isinstance(cfg[setting], str):
             raise ValueError(f"phi_surrogates: {setting} must be a string")
+    label_map = cfg["label_map"]
+    if label_map is not None and not isinstance(label_map, str):
+        raise ValueError("phi_surrogates: label_map must be a label map name or null")
+    try:
+        get_label_map(label_map)
+        check_locale(cfg["locale"])
+    except ValueError as error:
+        raise ValueError(f"phi_surrogates: {error}") from None
 
 
 def merge_spans(

@@ -27,6 +27,9 @@ POSITIVES = [
     ("ssn.cued", "Social Security Number: 123456789", "123456789", "SSN"),
     ("ssn.cued", "SS# 123-45-6789", "123-45-6789", "SSN"),
     ("mrn.cued", "MRN: 7194334", "7194334", "MEDICALRECORD"),
+    ("mrn.cued", "KING, Ann  MRN 4443 694  Call back", "4443 694", "MEDICALRECORD"),
+    ("mrn.cued", "UNIT NUMBER: 4374 147\nADMITTED", "4374 147", "MEDICALRECORD"),
+    ("mrn.cued", "MRN 4443694 120 mg daily", "4443694", "MEDICALRECORD"),
     ("mrn.cued", "MR # 258-16-49-2", "258-16-49-2", "MEDICALRECORD"),
     ("mrn.cued", "MR:6746781", "MR:6746781", "MEDICALRECORD"),  # one token today
     ("mrn.cued", "MR No. 0123456", "0123456", "MEDICALRECORD"),

@@ -70,7 +70,8 @@ def _shift(text: str, offset: int, newline: str) -> int:
 
 def test_every_family_is_covered():
     covered = {m.__name__.rsplit(".", 1)[-1].replace("test_", "") for m in _MODULES}
-    assert covered == set(FAMILIES)
+    # NOT_PHI patterns emit no entities (tests/rules/test_negatives.py).
+    assert covered == set(FAMILIES) - {"negatives"}
 
 
 @pytest.mark.parametrize("newline", ["\r\n", "\r"], ids=["crlf", "cr"])

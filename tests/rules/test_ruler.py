@@ -108,7 +108,8 @@ def test_labels_restriction():
 
 def test_patterns_function_labels_and_exclude():
     pats = default_patterns(labels=["AGE"], exclude=["age.decade"])
-    assert {p["label"] for p in pats} == {"AGE"}
+    # NOT_PHI patterns stay: they never emit entities.
+    assert {p["label"] for p in pats} == {"AGE", "NOT_PHI"}
     assert "age.decade" not in {p["id"] for p in pats}
     nlp = spacy.blank("en")
     nlp.add_pipe(

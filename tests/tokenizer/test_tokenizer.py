@@ -127,6 +127,81 @@ SPLIT_CASES = [
     ("Dr.\nSmith", ["Dr.", "\n", "Smith"]),
     ("Dr. \n John Smith", ["Dr.", "\n ", "John", "Smith"]),
     ("\n\nName:  John\n", ["\n\n", "Name", ":", " ", "John", "\n"]),
+    # Lower case glued to ALLCAPS, a room glued to a capitalized word.
+    ("Dr. Ruth KaneMD", ["Dr.", "Ruth", "Kane", "MD"]),
+    ("NAME: Lee, AnnMRN: 12", ["NAME", ":", "Lee", ",", "Ann", "MRN", ":", "12"]),
+    ("seen atICU", ["seen", "at", "ICU"]),
+    ("Rm 12BOvernight", ["Rm", "12B", "Overnight"]),
+    # Age and sex, numbers glued to words.
+    ("(42f)", ["(", "42", "f", ")"]),
+    ("6M with fever", ["6", "M", "with", "fever"]),
+    ("Ward 3appt", ["Ward", "3", "appt"]),
+    ("Bed 4NOTES", ["Bed", "4", "NOTES"]),
+    ("on the9th", ["on", "the", "9th"]),
+    ("the 2ndfloor", ["the", "2nd", "floor"]),
+    ("at 10the", ["at", "10", "the"]),
+    ("bed 3there", ["bed", "3", "there"]),
+    ("15stitches", ["15", "stitches"]),
+    ("since'97", ["since", "'", "97"]),
+    ("12/05/2071D/C", ["12/05/2071", "D/C"]),
+    ("555-867-5309F/U", ["555-867-5309", "F/U"]),
+    # Times glued to dates of every shape.
+    ("2071-05-120900", ["2071-05-12", "0900"]),
+    ("2071-05-1214:30", ["2071-05-12", "14:30"]),
+    ("05-12-20710900", ["05-12-2071", "0900"]),
+    ("12-May-20710900", ["12", "-", "May-2071", "0900"]),
+    ("12MAY20710900", ["12MAY2071", "0900"]),
+    ("12MAY20719:30", ["12MAY2071", "9:30"]),
+    ("05.12.20710900", ["05.12.2071", "0900"]),
+    ("June 3 207111:45", ["June", "3", "2071", "11:45"]),
+    ("12MAY2071T0930Z", ["12MAY2071", "T0930Z"]),
+    ("12-May-2071T09:30Z;user=ab", ["12-May-2071", "T09:30Z", ";", "user", "=", "ab"]),
+    # Phone numbers: the "+", a word glued to "(" or to an abbreviation.
+    ("+44 20 7946 0000", ["+", "44", "20", "7946", "0000"]),
+    ("Tel.+44 20", ["Tel.", "+", "44", "20"]),
+    ("Fig.2", ["Fig.", "2"]),
+    ("phone(555)867-5309", ["phone", "(555)867-5309"]),
+    ("call(555) 867-5309", ["call", "(", "555", ")", "867-5309"]),
+    # A word glued to a URL; emails glued to their field label.
+    ("seehttps://example.org/x", ["see", "https://example.org/x"]),
+    ("E-mail.ann.lee@example.org", ["E-mail", ".", "ann.lee@example.org"]),
+    ("Email-ann@example.org", ["Email", "-", "ann@example.org"]),
+    # A record field after a word and a comma.
+    ("VIEW,123-45-67", ["VIEW", ",", "123-45-67"]),
+    # Periods: two of them, after a single capital, between words.
+    ("Blvd..", ["Blvd", ".", "."]),
+    ("Apt 4..", ["Apt", "4", ".", "."]),
+    ("wait...", ["wait", "..."]),
+    ("ID 4471-K.", ["ID", "4471", "-", "K", "."]),
+    ("ST. E'S.", ["ST", ".", "E", "'S", "."]),
+    ("K.Lund", ["K", ".", "Lund"]),
+    ("A.B.Chen", ["A.B", ".", "Chen"]),
+    ("Lugo.e-mail", ["Lugo", ".", "e", "-", "mail"]),
+    ("works at Acme Inc.", ["works", "at", "Acme", "Inc", "."]),
+    ("Acme Ltd. in", ["Acme", "Ltd", ".", "in"]),
+    ("Ann Lee Jr.", ["Ann", "Lee", "Jr", "."]),
+    # Hyphens and slashes glued to words, parentheses to numbers.
+    ("Clinic-.", ["Clinic", "-", "."]),
+    ("Lee/***", ["Lee", "/", "*", "*", "*"]),
+    ("**/Ann", ["*", "*", "/", "Ann"]),
+    ("(Ward 8)", ["(", "Ward", "8", ")"]),
+    ("DrK Lund", ["Dr", "K", "Lund"]),
+]
+
+# Spanish: (text, expected tokens).
+SPANISH_SPLIT_CASES = [
+    ("28001-Madrid", ["28001", "-", "Madrid"]),
+    ("Lugo-España", ["Lugo", "-", "España"]),
+    ("LópezNºCol: 28", ["López", "NºCol", ":", "28"]),
+    ("Calle Mayor, 3, 2º-B.", ["Calle", "Mayor", ",", "3", ",", "2º-B", "."]),
+    ("piso 3º.", ["piso", "3º", "."]),
+    ("4ª.", ["4ª", "."]),
+    ("5 Izq..", ["5", "Izq", ".", "."]),
+    ("Hospital del Mar-.", ["Hospital", "del", "Mar", "-", "."]),
+    ("Tfno.+34 600", ["Tfno.", "+", "34", "600"]),
+    ("Correo-ana@ejemplo.es", ["Correo", "-", "ana@ejemplo.es"]),
+    ("Vigo.e-mail", ["Vigo", ".", "e", "-", "mail"]),
+    ("Localidad/ Provincia", ["Localidad", "/", "Provincia"]),
 ]
 
 # Strings that must stay one token, alone and inside a sentence.
@@ -218,6 +293,19 @@ SINGLE_TOKENS = [
     "1,234,567",
     "x100",
     "Drew",
+    # Kept whole although they look like glued text.
+    "q4hrs",
+    "G6PD",
+    "V1F",
+    "1er",
+    "2do",
+    "J.R.",
+    "M.D.",
+    "3.14159265",
+    "+1-800-555-0199",
+    "09-530625",
+    "20710512",
+    "lesion.12",
 ]
 
 
@@ -269,6 +357,25 @@ def test_clinical_tokenizer_other_languages(lang):
     expected = ["MR", ":", "6746781", "Whalen", "Chief", "09/14/2067", "CPT"]
     expected += ["Tel", ":", "617-555-1234"]
     assert_offsets(nlp(text), text, expected)
+
+
+@pytest.mark.parametrize("text,expected", SPANISH_SPLIT_CASES)
+def test_clinical_tokenizer_spanish_splits(text, expected):
+    nlp = spacy.blank("es", config=TOKENIZER_CONFIG)
+    assert_offsets(nlp(text), text, expected)
+
+
+@pytest.mark.parametrize("text", ["1er", "2do", "3ra", "Dr.", "Avda."])
+def test_clinical_tokenizer_spanish_single_token(text):
+    nlp = spacy.blank("es", config=TOKENIZER_CONFIG)
+    assert [t.text for t in nlp(text)] == [text]
+
+
+def test_clinical_tokenizer_double_period_after_exception():
+    """An exception keeps its period before a second one ("Dr.." -> "Dr."
+    "."): spaCy re-checks special cases after splitting a suffix."""
+    nlp = spacy.blank("en", config=TOKENIZER_CONFIG)
+    assert [t.text for t in nlp("Dr..")] == ["Dr.", "."]
 
 
 @pytest.mark.parametrize(

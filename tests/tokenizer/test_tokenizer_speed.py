@@ -35,6 +35,13 @@ PATHOLOGICAL = {
     "short_separators": " ".join(
         "1;" * (MAX_AFFIX_RUN // 2 - 5) + f"{i:03d}" for i in range(20)
     ),
+    # Shapes that the splits of glued words, dates and periods look for.
+    "double_periods": "ab.." * 3000,
+    "initials": "A.Bc" * 3000,
+    "hyphen_words": "ab-" * 4000,
+    "glued_dates": "2067-03-140800" * 600,
+    "short_glued": " ".join("aB.c" * 45 + f"+{i:03d}" for i in range(20)),
+    "short_dates": " ".join("1-" * 90 + f"2067-03-14{i:04d}" for i in range(20)),
 }
 
 

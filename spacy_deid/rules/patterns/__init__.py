@@ -20,6 +20,7 @@ from . import (
     ids,
     locations,
     names,
+    negatives,
     social,
     usernames,
 )
@@ -35,6 +36,7 @@ FAMILIES: Dict[str, List[dict]] = {
     "social": social.PATTERNS,
     "usernames": usernames.PATTERNS,
     "names": names.PATTERNS,
+    "negatives": negatives.PATTERNS,
 }
 
 
@@ -55,8 +57,8 @@ def default_patterns(
 ) -> List[dict]:
     """Return the default PHI patterns (registered as "spacy_deid.phi_patterns.v1").
 
-    labels (Optional[List[str]]): Keep only patterns with these labels. None
-        keeps all.
+    labels (Optional[List[str]]): Keep only patterns with these labels (and
+        the NOT_PHI patterns, which never emit entities). None keeps all.
     exclude (Optional[List[str]]): Pattern ids to leave out, e.g.
         ["date.weekday"].
     RETURNS (List[dict]): JSON-serializable pattern dicts.
@@ -75,5 +77,6 @@ def default_patterns(
     return [
         copy.deepcopy(p)
         for p in patterns
-        if p["id"] not in skip and (keep is None or p["label"] in keep)
+        if p["id"] not in skip
+        and (keep is None or p["label"] in keep or p["label"] == negatives.NOT_PHI)
     ]

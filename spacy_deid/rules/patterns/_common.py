@@ -33,6 +33,7 @@ PRIO_FACILITY = 45  # a hospital name beats a city or an employer inside it
 PRIO_LOCATION = 40
 PRIO_SOCIAL = 38  # employer and profession after a cue
 PRIO_NAME = 30
+PRIO_NOT_PHI = 0  # known non-PHI (patterns/negatives.py): any PHI rule wins
 
 DEFAULT_WINDOW = 30
 

@@ -25,6 +25,8 @@ _ID = r"(?:[A-Z]{1,4}[ ](?=\d{3}))?[A-Z0-9](?:[A-Za-z0-9]|[\-.](?=[A-Za-z0-9]))*
 # After a strong cue ("s/n") a value may also start in lower case.
 _ID_ANYCASE = r"[A-Za-z0-9](?:[A-Za-z0-9]|[\-.](?=[A-Za-z0-9]))*"
 _END = r"(?![A-Za-z0-9])"
+# A record number printed in digit groups after an MRN cue ("MRN 4443 694").
+_ID_GROUPED = r"\d{3,5}(?:[ ]\d{3,5})+(?![A-Za-z0-9])|" + _ID
 # "#", "no.", "number", "num", "id" after a cue word.
 _MARK = r"[ \t]*(?:#|no\b\.?|number\b|num\b|nbr\b|id\b)"
 
@@ -137,7 +139,7 @@ PATTERNS: List[dict] = [
         validator=None,
         score=0.98,
     ),
-    _cued("mrn.cued", "MEDICALRECORD", _MRN_CUE, score=0.95),
+    _cued("mrn.cued", "MEDICALRECORD", _MRN_CUE, _ID_GROUPED, score=0.95),
     # The i2b2 MRN shape 258-16-49-2 is distinctive enough without a cue.
     make_pattern(
         "mrn.i2b2_shape",
