@@ -261,8 +261,11 @@ def test_build_reads_training_logs_and_scores(tmp_path):
         "  0     200      10.00      50.00   50.00   50.00    0.50\n"
         "  1     400       5.00      70.00   70.00   70.00    0.70\n"
         "  2     600       4.00      60.00   60.00   60.00    0.60\n"
+        # A tie in the rounded SCORE: the first score column decides.
+        "  3     800       3.00      70.40   70.00   70.00    0.70\n"
+        "  4    1000       3.00      69.90   70.00   70.00    0.70\n"
     )
-    assert read_training_log(console) == {"steps": 600, "best_step": 400}
+    assert read_training_log(console) == {"steps": 1000, "best_step": 800}
     jsonl = tmp_path / "log.jsonl"
     rows = [{"epoch": 0, "step": s, "score": x} for s, x in [(100, 0.2), (200, 0.1)]]
     jsonl.write_text("".join(json.dumps(row) + "\n" for row in rows))

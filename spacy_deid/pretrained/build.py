@@ -386,7 +386,7 @@ def read_training_log(path: Path) -> Dict[str, Optional[int]]:
     RETURNS (Dict[str, Optional[int]]): "steps" (the last step evaluated) and
         "best_step"; None when the log is missing or has no evaluations.
     """
-    rows: List[Tuple[int, float]] = []
+    rows: List[Tuple[int, Tuple[float, ...]]] = []
     if not path.is_file():
         print(
             f"Warning: no training log at {path}; steps not recorded", file=sys.stderr
@@ -398,11 +398,15 @@ def read_training_log(path: Path) -> Dict[str, Optional[int]]:
         if line.lstrip().startswith("{"):
             try:
                 data = json.loads(line)
-                rows.append((int(data["step"]), float(data["score"])))
+                rows.append((int(data["step"]), (float(data["score"]),)))
             except (ValueError, KeyError, TypeError):
                 continue
         elif (match := row_re.match(line)) is not None:
-            rows.append((int(match.group(1)), float(match.group(2))))
+            # The console SCORE is rounded to 2 decimals: break ties by the
+            # first score column (E, #, one loss, then the scores).
+            numbers = [float(x) for x in line.split()]
+            first = numbers[3] if len(numbers) > 4 else 0.0
+            rows.append((int(match.group(1)), (float(match.group(2)), first)))
     if not rows:
         return {"steps": None, "best_step": None}
     best = max(rows, key=lambda row: row[1])
