@@ -532,11 +532,18 @@ def merge_ents(
     for rules, models in _overlap_groups(others, free):
         if not models:
             kept.extend(rules)
-        elif not rules or _token_mask(n, models)[_token_mask(n, rules)].all():
+        elif not rules or _covers(models, rules):
             new.extend(models)
         else:
             new.append(_union(rules, models))
     return sorted(kept, key=_start), sorted(new, key=_start)
+
+
+def _covers(models: List[Span], rules: List[Span]) -> bool:
+    """Whether the model spans cover every token of the rule spans (work in
+    proportion to the spans, not to the doc: this runs once per overlap)."""
+    covered = {i for span in models for i in range(span.start, span.end)}
+    return all(i in covered for span in rules for i in range(span.start, span.end))
 
 
 def _start(span: Span) -> int:
