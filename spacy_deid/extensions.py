@@ -15,6 +15,9 @@ DOC_EXTENSIONS = {
     "deidentified": None,
     # [[in_start, in_end, out_start, out_end], ...] for each replaced span.
     "offset_map": None,
+    # Identifiers known from the structured record, [{"text", "label"}, ...],
+    # marked by `phi_known`; may also come from the context: {"known_phi": ...}.
+    "known_phi": None,
 }
 
 SPAN_EXTENSIONS = {
@@ -22,6 +25,8 @@ SPAN_EXTENSIONS = {
     "phi_source": None,
     # Confidence in [0, 1] when the detector has one.
     "phi_score": None,
+    # Sorted keys of all sources with a span in the run (set by `phi_merge`).
+    "phi_sources": None,
     # Extra facts about the span, e.g. ["AGE_OVER_89"].
     "phi_flags": None,
     # The replacement text written by `phi_surrogates`.

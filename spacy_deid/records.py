@@ -3,24 +3,32 @@
 Every input item becomes either a `Record` (good) or a `Rejected` (bad), in input
 order. A rejection names the record id and/or line number and the kind of problem,
 never the note text.
+
+A JSONL record may carry `"known_phi": [{"text": ..., "label": ...}, ...]`:
+identifiers known from the structured record, marked wherever they occur (see
+`spacy_deid.known`). A list of the wrong shape rejects that record only.
 """
 
 import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Dict, Iterable, Iterator, Optional, Union
+from typing import IO, Any, Dict, Iterable, Iterator, List, Optional, Union
+
+from .known.items import KnownItem, KnownPhiError, validate_known
 
 
 @dataclass
 class Record:
-    """A note to de-identify."""
+    """A note to de-identify. `known_phi`: its validated known PHI items (after
+    `runner.deidentify_items` resolves inheritance: all the items that apply)."""
 
     index: int
     id: str
     text: str
     patient: Optional[str] = None
     line: Optional[int] = None
+    known_phi: Optional[List[KnownItem]] = None
 
 
 @dataclass
@@ -86,7 +94,11 @@ def parse_jsonl_line(line: str, line_no: int, index: int) -> Item:
             "InvalidRecord: 'patient' is not a string or integer",
             line_no,
         )
-    return Record(index, record_id, text, _id_of(patient), line_no)
+    try:
+        known = validate_known(data.get("known_phi")) or None
+    except KnownPhiError as error:
+        return Rejected(index, record_id, f"InvalidRecord: {error}", line_no)
+    return Record(index, record_id, text, _id_of(patient), line_no, known)
 
 
 def read_jsonl_stream(stream: IO[bytes]) -> Iterator[Item]:

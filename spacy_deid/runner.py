@@ -3,11 +3,17 @@
 A record whose processing raises is never emitted as if it were clean: it comes
 out as a `Rejected` item (error class only, no text), and every other record is
 still processed. Output order equals input order.
+
+Known PHI (`Record.known_phi`, identifiers from the structured record) is
+resolved per record by a `KnownPhiStore` (preset lists, and inheritance from
+earlier records of the same patient) and passed to the pipeline in the pipe
+context ("known_phi"); a `phi_known` component is added before
+`phi_surrogates` if the pipeline has none.
 """
 
 from bisect import bisect_right
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import (
     Any,
     Deque,
@@ -23,12 +29,23 @@ from typing import (
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
-from spacy.util import minibatch
 
 from .extensions import install_extensions
+from .known.component import CONTEXT_KEY as KNOWN_CONTEXT_KEY
+from .known.items import KnownItem, KnownPhiError, validate_known
+from .known.store import KnownPhiStore
 from .records import Item, Record, Rejected
 
 SURROGATES = "phi_surrogates"
+MERGE = "phi_merge"
+# Detectors that, with `spans_key` set, write a span group and not doc.ents.
+SPANS_ONLY_FACTORIES = frozenset({"phi_ner", "phi_crf"})
+# A batch may grow to this many records to keep one patient's run whole.
+MAX_PATIENT_BATCH = 1000
+KNOWN = "phi_known"
+# The `phi_known` label map that gives known spans the labels of a pipeline
+# whose `phi_surrogates` reads them through this label map.
+KNOWN_LABEL_MAPS = {"meddocan2i2b2": "i2b22meddocan"}
 FAILED_KEY = "spacy_deid_failed"
 # Labels whose replacement may equal the original (ages <= 89 are kept).
 KEPT_LABELS = frozenset({"AGE"})
@@ -118,7 +135,10 @@ def doc_to_result(record: Record, doc: Doc, with_offsets: bool = False) -> Resul
 
 
 def _context(record: Record) -> Dict[str, Any]:
-    return {"index": record.index, "patient": record.patient or record.id}
+    context = {"index": record.index, "patient": record.patient or record.id}
+    if record.known_phi:
+        context[KNOWN_CONTEXT_KEY] = record.known_phi
+    return context
 
 
 class MarkFailed:
@@ -140,11 +160,35 @@ def _one(nlp: Language, record: Record, with_offsets: bool) -> Output:
         return Rejected(record.index, record.id, _error_name(err), record.line)
 
 
+def _scope(record: Record) -> str:
+    """The consistency scope of a record (as in `_context`)."""
+    return record.patient or record.id
+
+
+def patient_batches(
+    records: Iterable[Record], batch_size: int, max_size: int
+) -> Iterator[List[Record]]:
+    """Batches of about `batch_size` records that do not cut a contiguous run
+    of one patient's records (so that cross-note components such as
+    `phi_consistency` see the whole run), unless a batch would exceed
+    `max_size` records."""
+    batch: List[Record] = []
+    for record in records:
+        if batch and len(batch) >= batch_size:
+            if _scope(record) != _scope(batch[-1]) or len(batch) >= max_size:
+                yield batch
+                batch = []
+        batch.append(record)
+    if batch:
+        yield batch
+
+
 def _single_process(
     nlp: Language, records: Iterable[Record], batch_size: int, with_offsets: bool
 ) -> Iterator[Output]:
     """Batches in this process; a failing batch is redone record by record."""
-    for batch in minibatch(records, batch_size):
+    max_size = max(batch_size, MAX_PATIENT_BATCH)
+    for batch in patient_batches(records, batch_size, max_size):
         try:
             pairs = nlp.pipe(((r.text, _context(r)) for r in batch), as_tuples=True)
             results = [
@@ -191,11 +235,62 @@ def _multi_process(
 
 
 def check_pipeline(nlp: Language) -> None:
-    """Raise unless `phi_surrogates` is the last component and reads doc.ents."""
+    """Raise unless `phi_surrogates` is the last component and reads doc.ents,
+    and every detector that writes only a span group (`spans_key` set) is
+    read by a later `phi_merge`: otherwise its PHI would never be replaced."""
     if not nlp.pipe_names or nlp.pipe_names[-1] != SURROGATES:
         raise ValueError(f"The pipeline must end with the '{SURROGATES}' component")
     if nlp.get_pipe(SURROGATES).cfg.get("spans_key") is not None:
         raise ValueError(f"'{SURROGATES}' must read doc.ents (spans_key = null)")
+    for i, name in enumerate(nlp.pipe_names):
+        if nlp.get_pipe_meta(name).factory not in SPANS_ONLY_FACTORIES:
+            continue
+        key = getattr(nlp.get_pipe(name), "cfg", {}).get("spans_key")
+        if key is not None and not _merged_later(nlp, i, key):
+            raise ValueError(
+                f"'{name}' writes its spans to doc.spans['{key}'] only, and no "
+                f"later '{MERGE}' component reads that key"
+            )
+
+
+def _merged_later(nlp: Language, index: int, key: str) -> bool:
+    """Whether a `phi_merge` after position `index` has `key` in its sources."""
+    for name in nlp.pipe_names[index + 1 :]:
+        if nlp.get_pipe_meta(name).factory == MERGE:
+            if key in nlp.get_pipe(name).cfg.get("sources", []):
+                return True
+    return False
+
+
+def ensure_known_pipe(nlp: Language) -> Optional[str]:
+    """Add a `phi_known` component before `phi_surrogates` unless the
+    pipeline has one (made by the "phi_known" factory, whatever its name).
+    Known items with i2b2 labels get the pipeline's labels (e.g. MEDDOCAN
+    types for es_meddocan, see KNOWN_LABEL_MAPS).
+
+    nlp (Language): A pipeline ending with `phi_surrogates`.
+    RETURNS (Optional[str]): The name of the component added, or None.
+    """
+    if any(nlp.get_pipe_meta(name).factory == KNOWN for name in nlp.pipe_names):
+        return None
+    name, n = KNOWN, 1
+    while name in nlp.pipe_names:
+        name, n = f"{KNOWN}_{n}", n + 1
+    surrogate_map = nlp.get_pipe(SURROGATES).cfg.get("label_map")
+    config = {"label_map": KNOWN_LABEL_MAPS.get(surrogate_map)}
+    nlp.add_pipe(KNOWN, name=name, before=SURROGATES, config=config)
+    return name
+
+
+def with_known_phi(record: Record, store: KnownPhiStore) -> Record:
+    """The record with all the known PHI that applies to it (preset lists,
+    inherited ones, its own); see `KnownPhiStore.resolve`. Raises a
+    KnownPhiError (no text) if the record's own list is malformed."""
+    own = validate_known(record.known_phi) or None
+    known: Optional[List[KnownItem]] = store.resolve(record.id, record.patient, own)
+    if known == record.known_phi:
+        return record
+    return replace(record, known_phi=known)
 
 
 def deidentify_items(
@@ -205,27 +300,42 @@ def deidentify_items(
     n_process: int = 1,
     batch_size: int = 64,
     with_offsets: bool = False,
+    known: Optional[KnownPhiStore] = None,
 ) -> Iterator[Output]:
     """De-identify a stream of records, passing rejections through in order.
+
+    If `nlp` has no `phi_known` component, one is added before
+    `phi_surrogates` for the run (and removed when the stream ends), so that
+    the records' known PHI is marked.
 
     nlp (Language): A pipeline ending with `phi_surrogates`.
     items (Iterable[Item]): Records and already-rejected items.
     n_process (int): Worker processes for `nlp.pipe`.
     batch_size (int): Records per batch.
     with_offsets (bool): Add `out_start`/`out_end` (offsets in the output) to spans.
+    known (Optional[KnownPhiStore]): Preset known PHI and the per-patient
+        inheritance cache; None: a new `KnownPhiStore()` (no presets).
     RETURNS (Iterator[Output]): Results and rejections, in input order.
     """
     install_extensions()
     check_pipeline(nlp)
+    store = known if known is not None else KnownPhiStore()
     waiting: Deque[Rejected] = deque()
 
     def good() -> Iterator[Record]:
         for item in items:
             if isinstance(item, Rejected):
                 waiting.append(item)
-            else:
-                yield item
+                continue
+            try:
+                record = with_known_phi(item, store)
+            except KnownPhiError as error:
+                error_text = f"InvalidRecord: {error}"
+                waiting.append(Rejected(item.index, item.id, error_text, item.line))
+                continue
+            yield record
 
+    added = ensure_known_pipe(nlp)
     previous = nlp.default_error_handler
     nlp.set_error_handler(MarkFailed())
     try:
@@ -240,13 +350,23 @@ def deidentify_items(
         yield from waiting
     finally:
         nlp.set_error_handler(previous)
+        if added is not None and added in nlp.pipe_names:
+            nlp.remove_pipe(added)
 
 
 def deidentify_texts(
-    nlp: Language, texts: Iterable[str], patient: Optional[str] = None
+    nlp: Language,
+    texts: Iterable[str],
+    patient: Optional[str] = None,
+    known_phi: Optional[List[KnownItem]] = None,
 ) -> List[str]:
-    """Convenience: de-identify plain strings; raise if any of them fails."""
-    records = [Record(i, str(i), text, patient) for i, text in enumerate(texts)]
+    """Convenience: de-identify plain strings; raise if any of them fails.
+    `known_phi` ([{"text", "label"}, ...]) applies to every text."""
+    known = validate_known(known_phi) or None
+    records = [
+        Record(i, str(i), text, patient, known_phi=known)
+        for i, text in enumerate(texts)
+    ]
     out: List[str] = []
     for output in deidentify_items(nlp, records):
         if isinstance(output, Rejected):

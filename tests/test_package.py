@@ -136,7 +136,12 @@ def test_load_by_name(nlp_en, nlp_rules, nlp_es):
     assert spacy_deid.load().pipe_names == DEFAULT_PIPES
     assert nlp_rules.pipe_names == RULES_PIPES
     assert nlp_es.lang == "es"
-    assert nlp_es.pipe_names == ["phi_ner", "phi_surrogates"]
+    assert nlp_es.pipe_names == [
+        "phi_rules",
+        "phi_ner",
+        "phi_boundaries",
+        "phi_surrogates",
+    ]
     assert set(nlp_es.get_pipe("phi_ner").labels) <= set(MEDDOCAN_LABELS)
     assert nlp_es.get_pipe("phi_surrogates").cfg["label_map"] == "meddocan2i2b2"
     with pytest.raises(ValueError):

@@ -96,6 +96,9 @@ VARS = {
     "meddocan_max_steps": 20,
     "eval_frequency": 10,
     "meddocan_dir": "../data/meddocan",
+    "crf_train_notes": 30,
+    "crf_max_iterations": 5,
+    "hybrid_shuffles": 99,
 }
 
 
@@ -125,6 +128,7 @@ def project(tmp_path_factory) -> Path:
     project.mkdir()
     shutil.copy(ROOT / "project.yml", project / "project.yml")
     shutil.copytree(ROOT / "configs", project / "configs")
+    shutil.copytree(ROOT / "benchmarks", project / "benchmarks")
     (project / "assets").mkdir()
     write_meddocan_style(root / "data" / "meddocan")
     proc = run_project(project, "all")
@@ -195,6 +199,18 @@ def test_project_packages(project, package):
     assert list((root / "dist").glob(f"{package}-0.1.0.tar.gz"))
     nlp = spacy.load(root / package / f"{package}-0.1.0")
     assert "phi_ner" in nlp.pipe_names
+
+
+def test_project_hybrid_table(project):
+    for model in ("crf_en", "crf_meddocan"):
+        assert (project / "training" / model / "model-best" / "phi_crf").is_dir()
+    table = json.loads((project / "metrics" / "hybrid_table.json").read_text())
+    for lang in ("en", "es"):
+        scores = table[lang]["scores"]
+        assert {"rules", "phi_ner", "phi_crf", "merge union"} <= set(scores)
+        assert "merge vote + consistency" in scores
+        assert all(0.0 <= row["strict_f1"] <= 1.0 for row in scores.values())
+        assert all(0.0 < test["strict_f1_p"] <= 1.0 for test in table[lang]["tests"])
 
 
 def test_project_rerun_skips(project):

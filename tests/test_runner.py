@@ -122,3 +122,32 @@ def test_meddocan_labels_pass_the_check(nlp_es):
     out = doc_to_result(Record(0, "a", text), doc)
     assert [s["label"] for s in out.spans] == [label for _, label in phi]
     assert "45 años" not in out.text and "03/05/2016" not in out.text
+
+
+def test_patient_batches_keep_runs_whole():
+    from spacy_deid.records import Record
+    from spacy_deid.runner import patient_batches
+
+    patients = ["a"] * 5 + ["b"] * 2 + [None] * 3 + ["c"] * 4
+    records = [Record(i, f"r{i}", "x", p) for i, p in enumerate(patients)]
+    batches = [[r.index for r in b] for b in patient_batches(records, 3, 100)]
+    assert sum(batches, []) == list(range(len(records)))
+    assert batches[0] == [0, 1, 2, 3, 4]  # patient a is not cut
+    for batch in batches:
+        assert len(batch) >= 3 or batch is batches[-1]
+    capped = [[r.index for r in b] for b in patient_batches(records, 2, 4)]
+    assert capped[0] == [0, 1, 2, 3]  # the cap wins over the run
+
+
+def test_check_pipeline_refuses_unmerged_span_groups(nlp_rules):
+    import spacy
+
+    from spacy_deid.runner import check_pipeline
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("phi_ner", config={"spans_key": "phi_ner"})
+    nlp.add_pipe("phi_surrogates")
+    with pytest.raises(ValueError, match="phi_merge"):
+        check_pipeline(nlp)
+    nlp.add_pipe("phi_merge", before="phi_surrogates", config={"sources": ["phi_ner"]})
+    check_pipeline(nlp)

@@ -3,17 +3,25 @@
 Exit codes: 0 all records de-identified; 1 fatal error (nothing trustworthy was
 written for the remaining records); 2 bad command line; 3 finished, but some
 records were rejected (listed in the reject file and on stderr).
+
+Known PHI (identifiers from the structured record) comes from the records'
+"known_phi" field and/or from `--known-phi FILE`, a JSONL file of
+{"patient": ..., "known_phi": [...]} lines (for every record of that patient)
+and {"id": ..., "known_phi": [...]} lines (for one record), read up front.
 """
 
 import json
+import math
 import sys
 import time
 from contextlib import ExitStack
 from pathlib import Path
-from typing import IO, Optional
+from typing import IO, List, Optional
 
 import typer
+from spacy.language import Language
 
+from ..known.store import DEFAULT_MAX_PATIENTS, KnownFileError, KnownPhiStore
 from ..records import read_records
 from ..runner import Output, Rejected, Result, deidentify_items
 from ._app import app
@@ -83,11 +91,54 @@ def _report_rejected(item: Rejected, reject_stream: Optional[IO[str]]) -> None:
         reject_stream.write(json.dumps(item.to_dict()) + "\n")
 
 
+RECALL_BIAS = "recall_bias"
+
+
+def set_recall_bias(nlp: Language, value: float) -> List[str]:
+    """Set `cfg["recall_bias"]` on every component that has that setting.
+
+    nlp (Language): The pipeline.
+    value (float): The bias (finite).
+    RETURNS (List[str]): The names of the components changed.
+    """
+    if not math.isfinite(value):
+        raise ValueError("the recall bias must be a finite number")
+    names = []
+    for name, pipe in nlp.pipeline:
+        cfg = getattr(pipe, "cfg", None)
+        if isinstance(cfg, dict) and RECALL_BIAS in cfg:
+            cfg[RECALL_BIAS] = float(value)
+            names.append(name)
+    if not names:
+        raise ValueError(
+            "no component of this pipeline has a recall_bias setting "
+            f"(components: {', '.join(nlp.pipe_names)})"
+        )
+    return names
+
+
+def load_known(path: Optional[Path], cache_size: int) -> KnownPhiStore:
+    """The known-PHI store of a run, with the presets of `--known-phi`."""
+    if path is None:
+        return KnownPhiStore(max_patients=cache_size)
+    try:
+        return KnownPhiStore.from_file(path, max_patients=cache_size)
+    except KnownFileError as error:
+        err(f"Invalid --known-phi file {path}: {error}")
+        raise typer.Exit(EXIT_FATAL) from None
+    except OSError as error:
+        err(f"Could not read the --known-phi file {path}: {error.strerror}")
+        raise typer.Exit(EXIT_FATAL) from None
+
+
 @app.command("run")
 def run_cli(
     input: str = typer.Argument(
         ...,
-        help="JSONL file of {id, text, patient?}, a folder of .txt files, or - for stdin",
+        help=(
+            "JSONL file of {id, text, patient?, known_phi?}, a folder of .txt "
+            "files, or - for stdin"
+        ),
     ),
     output: str = typer.Argument(
         ..., help="Output JSONL file, - for stdout, or a folder (for .txt input)"
@@ -127,6 +178,33 @@ def run_cli(
     progress: bool = typer.Option(
         True, "--progress/--no-progress", help="Show counts on stderr"
     ),
+    known_phi: Optional[Path] = typer.Option(
+        None,
+        "--known-phi",
+        help=(
+            "JSONL file of known PHI from the structured record: "
+            '{"patient": ..., "known_phi": [{"text": ..., "label": ...}]} lines '
+            '(every record of the patient) and {"id": ..., "known_phi": [...]} '
+            "lines (one record)"
+        ),
+    ),
+    known_cache_size: int = typer.Option(
+        DEFAULT_MAX_PATIENTS,
+        "--known-cache-size",
+        min=1,
+        help=(
+            "Patients whose known_phi (from an earlier record) is kept for their "
+            "later records; records grouped by patient need 1"
+        ),
+    ),
+    recall_bias: Optional[float] = typer.Option(
+        None,
+        "--recall-bias",
+        help=(
+            "Set recall_bias on every component that has it (the taggers): "
+            "higher finds more PHI at the cost of precision"
+        ),
+    ),
 ) -> None:
     """De-identify notes: every output record is {id, text, spans} where text is
     the de-identified note and spans are [start, end) offsets into the input."""
@@ -137,7 +215,13 @@ def run_cli(
     if input != "-" and not Path(input).exists():
         err(f"Input not found: {input}")
         raise typer.Exit(EXIT_FATAL)
+    known = load_known(known_phi, known_cache_size)
     nlp = load_pipeline(model, mode, key_file)
+    if recall_bias is not None:
+        try:
+            set_recall_bias(nlp, recall_bias)
+        except ValueError as error:
+            raise typer.BadParameter(str(error), param_hint="--recall-bias") from None
     folder_out = (
         output != "-" and Path(input).is_dir() and not output.endswith(".jsonl")
     )
@@ -154,6 +238,7 @@ def run_cli(
             n_process=n_process,
             batch_size=batch_size,
             with_offsets=with_offsets,
+            known=known,
         )
         for out in outputs:
             tracker.update(out)

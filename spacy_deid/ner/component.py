@@ -17,9 +17,25 @@ Each predicted span gets `span._.phi_source = "phi_ner"` and
 `span._.phi_score`, the mean (`score_reduce = "mean"`, default) or minimum
 (`"min"`) over its tokens of the probability of the token's decoded tag: its
 CRF marginal, or its softmax probability with `loss = "softmax"`.
+
+Recall control, read from `self.cfg` at prediction time (so that it can be
+changed on a loaded pipeline, e.g. `nlp.get_pipe("phi_ner").cfg["recall_bias"]
+= 2.0`):
+
+- `recall_bias` is added to the emission score of every non-"O" tag before
+  decoding and before the probabilities are computed: > 0 flags more tokens
+  (higher recall), < 0 fewer. The number of non-"O" tokens of the decoded
+  path never decreases as the bias grows (the bias adds `bias * n_non_O` to
+  every path's score).
+- `thresholds` drops spans whose `phi_score` is below their label's minimum
+  ("*": labels without their own key) before they are merged.
+- `spans_key` writes the spans to `doc.spans[spans_key]` instead of merging
+  them into `doc.ents`, for a later component that combines several sources.
 """
 
+import math
 from itertools import islice
+from numbers import Real
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 from typing import Union
@@ -27,7 +43,7 @@ from typing import Union
 import numpy as np
 from spacy.language import Language
 from spacy.pipeline import TrainablePipe
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc, Span, SpanGroup
 from spacy.training import Example, validate_examples, validate_get_examples
 from spacy.vocab import Vocab
 from thinc.api import Config, Model, Optimizer, set_dropout_rate
@@ -38,7 +54,8 @@ from ..labels import NOT_PHI_KEY
 from ..scorers import score_phi
 from ._crf_layer import get_crf_params
 from .crf import CRFGrads, biluo_tag_names, constraint_params, crf_loss
-from .crf import crf_marginals, log_softmax, pad_batch, softmax_loss, viterbi
+from .crf import crf_marginals, length_groups, log_softmax, pad_batch, softmax_loss
+from .crf import viterbi
 
 install_extensions()
 
@@ -48,6 +65,15 @@ LOSSES = ("crf", "softmax")
 MISSING = -1
 # Decode at most this many (doc, token) slots of a padded batch at once.
 MAX_CRF_SLOTS = 65536
+# `thresholds` key for the labels without their own key.
+ANY_LABEL = "*"
+# Recall settings, read at prediction time. A model saved before they existed
+# loads with the constructor's values (these defaults unless configured).
+RECALL_DEFAULTS: Dict[str, Any] = {
+    "recall_bias": 0.0,
+    "thresholds": {},
+    "spans_key": None,
+}
 
 DEFAULT_MODEL_CONFIG = """
 [model]
@@ -78,13 +104,16 @@ Prediction = Tuple[np.ndarray, np.ndarray]
 
 @Language.factory(
     "phi_ner",
-    assigns=["doc.ents", "token.ent_iob", "token.ent_type"],
+    assigns=["doc.ents", "doc.spans", "token.ent_iob", "token.ent_type"],
     default_config={
         "model": DEFAULT_MODEL,
         "overwrite_ents": False,
         "protected_labels": [],
         "score_reduce": "mean",
         "loss": "crf",
+        "recall_bias": 0.0,
+        "thresholds": {},
+        "spans_key": None,
         "scorer": {"@scorers": "spacy_deid.phi_scorer.v1"},
     },
     default_score_weights={
@@ -105,6 +134,9 @@ def make_phi_ner(
     protected_labels: List[str],
     score_reduce: str,
     loss: str,
+    recall_bias: float,
+    thresholds: Dict[str, float],
+    spans_key: Optional[str],
     scorer: Optional[Callable],
 ) -> "PhiEntityRecognizer":
     """Create a PhiEntityRecognizer (factory "phi_ner").
@@ -125,6 +157,19 @@ def make_phi_ner(
     loss (str): "crf" (default): partial-CRF training and CRF decoding;
         "softmax": per-token cross-entropy and Viterbi over log-softmax
         emissions with the BILUO constraints only (the "no CRF" ablation).
+    recall_bias (float): Added to the emission score of every non-"O" tag
+        before decoding and before the tag probabilities (`phi_score`) are
+        computed: > 0 flags more tokens (higher recall), < 0 fewer. Default 0.
+    thresholds (Dict[str, float]): Minimum `phi_score` in [0, 1] per label;
+        "*" for the labels without their own key. Spans scoring below are
+        dropped before merging. Default: none. In a config file write it
+        inline: `thresholds = {"*": 0.3, "DATE": 0.5}`.
+    spans_key (Optional[str]): None (default): merge the spans into
+        `doc.ents` per overwrite_ents and protected_labels. A key: write the
+        spans to `doc.spans[spans_key]` and leave `doc.ents` unchanged (for a
+        later component that combines several sources; overwrite_ents and
+        protected_labels are then unused). A non-empty group of another
+        component under that key is an error, never overwritten.
     scorer (Optional[Callable]): The scoring method.
     """
     return PhiEntityRecognizer(
@@ -135,6 +180,9 @@ def make_phi_ner(
         protected_labels=protected_labels,
         score_reduce=score_reduce,
         loss=loss,
+        recall_bias=recall_bias,
+        thresholds=thresholds,
+        spans_key=spans_key,
         scorer=scorer,
     )
 
@@ -152,6 +200,9 @@ class PhiEntityRecognizer(TrainablePipe):
         protected_labels: Sequence[str] = (),
         score_reduce: str = "mean",
         loss: str = "crf",
+        recall_bias: float = 0.0,
+        thresholds: Optional[Dict[str, float]] = None,
+        spans_key: Optional[str] = None,
         scorer: Optional[Callable] = score_phi,
     ) -> None:
         """Initialize the component.
@@ -164,6 +215,11 @@ class PhiEntityRecognizer(TrainablePipe):
             model spans never replace (see `make_phi_ner`).
         score_reduce (str): "mean" or "min" (see `make_phi_ner`).
         loss (str): "crf" or "softmax" (see `make_phi_ner`).
+        recall_bias (float): Added to the non-"O" emission scores.
+        thresholds (Optional[Dict[str, float]]): Minimum `phi_score` per label
+            ("*": the others).
+        spans_key (Optional[str]): Write to `doc.spans[spans_key]` instead of
+            `doc.ents` (see `make_phi_ner`).
         scorer (Optional[Callable]): The scoring method.
         """
         self.vocab = vocab
@@ -176,6 +232,9 @@ class PhiEntityRecognizer(TrainablePipe):
             "protected_labels": _label_list(protected_labels),
             "score_reduce": score_reduce,
             "loss": loss,
+            "recall_bias": recall_bias,
+            "thresholds": {} if thresholds is None else thresholds,
+            "spans_key": spans_key,
         }
         _check_cfg(self.cfg)
 
@@ -238,6 +297,7 @@ class PhiEntityRecognizer(TrainablePipe):
                 f"'{self.name}' has no labels: give labels to initialize() or "
                 "examples with entities"
             )
+        _check_cfg(self.cfg)
         n_tags = len(self.tag_names)
         self.model.get_ref("output").set_dim("nO", n_tags)
         self.model.get_ref("crf").set_dim("nO", n_tags)
@@ -251,14 +311,35 @@ class PhiEntityRecognizer(TrainablePipe):
         docs (Iterable[Doc]): The docs.
         RETURNS (List[Prediction]): (tag ids, marginals) per doc.
         """
+        return self.decode(self.emission_scores(docs))
+
+    def emission_scores(self, docs: Iterable[Doc]) -> List[Floats2d]:
+        """The model's emission scores, before any recall bias. With `decode`,
+        a sweep over settings read at decoding time (e.g. recall_bias) runs
+        the model once.
+
+        docs (Iterable[Doc]): The docs.
+        RETURNS (List[Floats2d]): (n_tokens, n_tags) scores per doc.
+        """
         docs = list(docs)
-        empty = np.zeros((0,), dtype="i8"), np.zeros((0,), dtype="f4")
         if not any(len(doc) for doc in docs):
-            return [empty for _ in docs]
-        scores = self.model.predict(docs)
-        keep = [i for i, doc in enumerate(docs) if len(doc)]
+            n_tags = len(self.tag_names)
+            return [self.model.ops.alloc2f(0, n_tags) for _ in docs]
+        return self.model.predict(docs)
+
+    def decode(self, scores: List[Floats2d]) -> List[Prediction]:
+        """Decode emission scores (from `emission_scores`) with the current
+        cfg: `predict(docs) == decode(emission_scores(docs))`.
+
+        scores (List[Floats2d]): (n_tokens, n_tags) scores per doc.
+        RETURNS (List[Prediction]): (tag ids, marginals) per doc.
+        """
+        empty = np.zeros((0,), dtype="i8"), np.zeros((0,), dtype="f4")
+        keep = [i for i, score in enumerate(scores) if len(score)]
+        preds = [empty for _ in scores]
+        if not keep:
+            return preds
         tags, probs = self._decode([scores[i] for i in keep])
-        preds = [empty for _ in docs]
         for i, tag_ids, tag_probs in zip(keep, tags, probs, strict=True):
             preds[i] = tag_ids, tag_probs
         return preds
@@ -271,7 +352,7 @@ class PhiEntityRecognizer(TrainablePipe):
         n_tags = len(self.tag_names)
         tags: List[np.ndarray] = [np.zeros(0, dtype="i8")] * len(scores)
         probs: List[np.ndarray] = [np.zeros(0, dtype="f4")] * len(scores)
-        for group in _length_groups([len(s) for s in scores], MAX_CRF_SLOTS):
+        for group in length_groups([len(s) for s in scores], MAX_CRF_SLOTS):
             seqs = [self.model.ops.to_numpy(scores[i]) for i in group]
             emissions, lengths = pad_batch(seqs, n_tags)
             paths, tag_probs = self._decode_padded(emissions, lengths)
@@ -285,8 +366,12 @@ class PhiEntityRecognizer(TrainablePipe):
         self, emissions: np.ndarray, lengths: np.ndarray
     ) -> Tuple[np.ndarray, np.ndarray]:
         """Viterbi paths (B, T) and tag probabilities (B, T, K) of a padded
-        batch: CRF marginals, or softmax probabilities (cfg "loss")."""
+        batch: CRF marginals, or softmax probabilities (cfg "loss"), both of
+        the emissions with cfg "recall_bias" added to every non-"O" tag."""
+        emissions = bias_emissions(emissions, self.cfg["recall_bias"])
         if self.cfg["loss"] == "softmax":
+            # Renormalised: log_softmax(E + b) differs from log_softmax(E) + b
+            # by a constant per token, so the best path is the same.
             log_probs = log_softmax(emissions)
             params = constraint_params(emissions.shape[2])
             paths, _ = viterbi(log_probs, lengths, params)
@@ -296,28 +381,82 @@ class PhiEntityRecognizer(TrainablePipe):
         return paths, crf_marginals(emissions, lengths, params)
 
     def set_annotations(self, docs: Iterable[Doc], preds: List[Prediction]) -> None:
-        """Write the predicted spans to `doc.ents` per `overwrite_ents` and
-        `protected_labels` (see `merge_ents`).
+        """Write the predicted spans, less those inside known non-PHI and
+        those below their label's threshold (cfg "thresholds"), to
+        `doc.spans[spans_key]` (cfg "spans_key"), or else to `doc.ents` per
+        `overwrite_ents` and `protected_labels` (see `merge_ents`).
 
         docs (Iterable[Doc]): The docs.
         preds (List[Prediction]): From `predict`.
         """
         tag_names = self.tag_names
+        thresholds = _check_thresholds(self.cfg["thresholds"], self.labels)
+        spans_key = _check_spans_key(self.cfg["spans_key"])
         for doc, (tag_ids, probs) in zip(docs, preds, strict=True):
             spans = _drop_not_phi(doc, self._spans(doc, tag_ids, probs, tag_names))
-            kept, new = merge_ents(
-                list(doc.ents),
-                spans,
-                overwrite=self.cfg["overwrite_ents"],
-                protected=self.cfg["protected_labels"],
-            )
-            # Extension values are keyed by offsets and label: set them only
-            # on the spans written, never on a discarded one.
-            for span in new:
+            spans = self._above_threshold(spans, probs, thresholds)
+            if spans_key is None:
+                self._merge_into_ents(doc, spans, probs)
+            else:
+                self._write_group(doc, spans, probs, spans_key)
+
+    def _above_threshold(
+        self, spans: List[Span], probs: np.ndarray, thresholds: Dict[str, float]
+    ) -> List[Span]:
+        """The spans whose score reaches their label's threshold ("*" for
+        labels without one; no threshold: all)."""
+        if not thresholds:
+            return spans
+        default = thresholds.get(ANY_LABEL, 0.0)
+        return [
+            span
+            for span in spans
+            if self._score(span, probs) >= thresholds.get(span.label_, default)
+        ]
+
+    def _merge_into_ents(self, doc: Doc, spans: List[Span], probs: np.ndarray) -> None:
+        """Merge the spans into `doc.ents` (see `merge_ents`)."""
+        kept, new = merge_ents(
+            list(doc.ents),
+            spans,
+            overwrite=self.cfg["overwrite_ents"],
+            protected=self.cfg["protected_labels"],
+        )
+        # Extension values are keyed by character offsets: set them only on
+        # the spans written, never on a discarded one.
+        for span in new:
+            span._.phi_source = SOURCE
+            span._.phi_score = self._score(span, probs)
+        ents = sorted(kept + new, key=lambda span: span.start)
+        doc.set_ents(ents, default="outside")
+
+    def _write_group(
+        self, doc: Doc, spans: List[Span], probs: np.ndarray, key: str
+    ) -> None:
+        """Write the spans to `doc.spans[key]`, leaving `doc.ents` unchanged.
+
+        The group's attrs hold "phi_source" and "phi_scores" (one per span, in
+        group order). Extension values are keyed by character offsets, so a
+        span at the offsets of a span annotated by another component (an
+        entity, a rule candidate) keeps that component's `phi_source` and
+        `phi_score` rather than changing it; the group attrs always hold this
+        component's scores.
+
+        RAISES (ValueError): `doc.spans[key]` holds spans of another component.
+        """
+        if key in doc.spans and len(doc.spans[key]):
+            if doc.spans[key].attrs.get("phi_source") != SOURCE:
+                raise ValueError(
+                    f"'{self.name}': doc.spans['{key}'] already holds spans of "
+                    "another component; give phi_ner another spans_key"
+                )
+        scores = [self._score(span, probs) for span in spans]
+        for span, score in zip(spans, scores, strict=True):
+            if span._.phi_source in (None, SOURCE):
                 span._.phi_source = SOURCE
-                span._.phi_score = self._score(span, probs)
-            ents = sorted(kept + new, key=lambda span: span.start)
-            doc.set_ents(ents, default="outside")
+                span._.phi_score = score
+        attrs = {"phi_source": SOURCE, "phi_scores": scores}
+        doc.spans[key] = SpanGroup(doc, name=key, attrs=attrs, spans=spans)
 
     def _score(self, span: Span, probs: np.ndarray) -> float:
         """Mean or min of the span's token probabilities (cfg
@@ -449,6 +588,7 @@ class PhiEntityRecognizer(TrainablePipe):
         RETURNS (PhiEntityRecognizer): The loaded component.
         """
         super().from_bytes(bytes_data, exclude=exclude)
+        _fill_defaults(self.cfg)
         _check_cfg(self.cfg)
         return self
 
@@ -463,26 +603,9 @@ class PhiEntityRecognizer(TrainablePipe):
         RETURNS (PhiEntityRecognizer): The loaded component.
         """
         super().from_disk(path, exclude=exclude)
+        _fill_defaults(self.cfg)
         _check_cfg(self.cfg)
         return self
-
-
-def _length_groups(lengths: List[int], max_slots: int) -> List[List[int]]:
-    """Group indices by decreasing length so that each group's
-    `len(group) * longest` stays within max_slots (a longer item is alone).
-
-    lengths (List[int]): Sequence lengths.
-    max_slots (int): Padded size limit per group.
-    RETURNS (List[List[int]]): Index groups.
-    """
-    groups: List[List[int]] = []
-    for i in sorted(range(len(lengths)), key=lambda i: -lengths[i]):
-        group = groups[-1] if groups else None
-        if group and (len(group) + 1) * lengths[group[0]] <= max_slots:
-            group.append(i)
-        else:
-            groups.append([i])
-    return groups
 
 
 def _drop_not_phi(doc: Doc, spans: List[Span]) -> List[Span]:
@@ -600,10 +723,79 @@ def _label_list(labels: Sequence[str]) -> List[str]:
     return list(labels)
 
 
+def bias_emissions(emissions: np.ndarray, bias: float) -> np.ndarray:
+    """Add `bias` to the scores of every tag but "O" (tag 0).
+
+    emissions (ndarray): Scores (..., K), "O" first.
+    bias (float): The recall bias (validated: a finite number).
+    RETURNS (ndarray): New float64 scores, or the input when bias is 0.
+    """
+    bias = _check_recall_bias(bias)
+    if bias == 0.0:
+        return emissions
+    biased = np.array(emissions, dtype="f8")
+    biased[..., 1:] += bias
+    return biased
+
+
+def _check_recall_bias(bias: Any) -> float:
+    """A finite number (not a bool), as a float."""
+    if isinstance(bias, bool) or not isinstance(bias, Real):
+        raise ValueError(f"recall_bias must be a number, not {type(bias).__name__}")
+    if not math.isfinite(bias):
+        raise ValueError("recall_bias must be finite")
+    return float(bias)
+
+
+def _check_thresholds(thresholds: Any, labels: Sequence[str]) -> Dict[str, float]:
+    """A dict of label (or "*") -> number in [0, 1], as floats; with labels
+    given (after initialization), every key must be one of them or "*"."""
+    if not isinstance(thresholds, dict):
+        raise ValueError("thresholds must be a dict of label -> minimum phi_score")
+    checked: Dict[str, float] = {}
+    for key, value in thresholds.items():
+        if not isinstance(key, str) or not key:
+            raise ValueError("thresholds keys must be label strings or '*'")
+        if isinstance(value, bool) or not isinstance(value, Real):
+            raise ValueError(f"thresholds['{key}'] must be a number in [0, 1]")
+        if not 0.0 <= value <= 1.0:
+            raise ValueError(f"thresholds['{key}'] must be in [0, 1]")
+        checked[key] = float(value)
+    unknown = sorted(set(checked) - set(labels) - {ANY_LABEL}) if labels else []
+    if unknown:
+        raise ValueError(
+            f"thresholds has labels the component does not predict: "
+            f"{', '.join(unknown)} (known: {', '.join(labels)}, or '*')"
+        )
+    return checked
+
+
+def _check_spans_key(key: Any) -> Optional[str]:
+    """None or a non-empty string other than the non-PHI key."""
+    if key is None:
+        return None
+    if not isinstance(key, str) or not key:
+        raise ValueError("spans_key must be None or a non-empty string")
+    if key == NOT_PHI_KEY:
+        raise ValueError(f"spans_key must not be '{NOT_PHI_KEY}' (known non-PHI)")
+    return key
+
+
+def _fill_defaults(cfg: Dict[str, Any]) -> None:
+    """Add the recall settings missing from a cfg with their defaults."""
+    for key, value in RECALL_DEFAULTS.items():
+        if key not in cfg:
+            cfg[key] = dict(value) if isinstance(value, dict) else value
+
+
 def _check_cfg(cfg: Dict[str, Any]) -> None:
-    """Raise a ValueError for an unknown loss, score_reduce or bad labels."""
+    """Raise a ValueError for an unknown loss or score_reduce, bad protected
+    labels or a bad recall setting; store the recall settings normalized."""
     if cfg["loss"] not in LOSSES:
         raise ValueError(f"loss must be one of {LOSSES}, not {cfg['loss']!r}")
     if cfg["score_reduce"] not in SCORE_REDUCERS:
         raise ValueError(f"score_reduce must be one of {SCORE_REDUCERS}")
     _label_list(cfg["protected_labels"])
+    cfg["recall_bias"] = _check_recall_bias(cfg["recall_bias"])
+    cfg["thresholds"] = _check_thresholds(cfg["thresholds"], cfg["labels"])
+    cfg["spans_key"] = _check_spans_key(cfg["spans_key"])

@@ -458,3 +458,23 @@ def pad_batch(seqs: List[np.ndarray], n_tags: int) -> Tuple[np.ndarray, np.ndarr
     for i, seq in enumerate(seqs):
         out[i, : len(seq)] = seq
     return out, lengths
+
+
+def length_groups(lengths: List[int], max_slots: int) -> List[List[int]]:
+    """Group the indices of non-zero lengths by decreasing length so that
+    each group's `len(group) * longest` stays within max_slots (a longer
+    item is alone).
+
+    lengths (List[int]): Sequence lengths.
+    max_slots (int): Padded size limit per group.
+    RETURNS (List[List[int]]): Index groups.
+    """
+    groups: List[List[int]] = []
+    order = sorted((i for i, n in enumerate(lengths) if n), key=lambda i: -lengths[i])
+    for i in order:
+        group = groups[-1] if groups else None
+        if group and (len(group) + 1) * lengths[group[0]] <= max_slots:
+            group.append(i)
+        else:
+            groups.append([i])
+    return groups

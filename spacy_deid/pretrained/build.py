@@ -123,9 +123,12 @@ RECIPES: Dict[str, Recipe] = {
             "name": "deid_meddocan",
             "description": (
                 "Spanish de-identification pipeline: clinical tokenizer, "
-                "character-aware BiLSTM-CRF tagger (phi_ner) trained on "
-                "MEDDOCAN (MEDDOCAN labels) and surrogate replacer "
-                "(phi_surrogates, labels mapped to i2b2 for surrogates)."
+                "Spanish regex PHI ruler (phi_rules: dates, ages, phones, "
+                "IDs; labels mapped to MEDDOCAN types), character-aware "
+                "BiLSTM-CRF tagger (phi_ner) trained on MEDDOCAN (MEDDOCAN "
+                "labels), MEDDOCAN span conventions (phi_boundaries) and "
+                "surrogate replacer (phi_surrogates, labels mapped to i2b2 "
+                "for surrogates). Rules win on formulaic labels."
             ),
         },
         corpus=(
@@ -471,6 +474,8 @@ def merge_policy(nlp: Language) -> Dict[str, Any]:
         "components_before_ner": before,
         "overwrite_ents": cfg["overwrite_ents"],
         "protected_labels": list(cfg.get("protected_labels", [])),
+        "recall_bias": cfg.get("recall_bias", 0.0),
+        "thresholds": dict(cfg.get("thresholds", {})),
         "summary": (
             "Earlier entities with a protected label always win; other earlier "
             "entities are removed where a model span overlaps them; spans of "

@@ -4,6 +4,11 @@ Modelled on spacy/pipeline/span_ruler.py. Patterns are data (see
 `spacy_deid.rules.patterns._common`); the default patterns come from the
 config (`@misc = "spacy_deid.phi_patterns.v1"`), so only user-added patterns
 are serialized and a shipped pipeline never drifts from the code.
+
+Patterns carry i2b2 labels. With `label_map` (a map name from
+`spacy_deid.corpus.labelmaps`, e.g. "i2b22meddocan") the emitted spans get
+the mapped labels instead, so the rules can feed a pipeline in another label
+scheme (MEDDOCAN); NOT_PHI spans are never mapped.
 """
 
 import re
@@ -31,6 +36,7 @@ from spacy.tokens import Doc, Span, SpanGroup
 from spacy.training import Example
 from spacy.util import SimpleFrozenList, ensure_path
 
+from ..corpus.labelmaps import LABEL_MAP_NAMES, LabelMap, get_label_map
 from ..extensions import install_extensions
 from ..labels import LABELS, NOT_PHI_KEY, normalize_label
 from .patterns._common import DEFAULT_WINDOW
@@ -67,6 +73,7 @@ SOURCE_PREFIX = "rules:"
         "labels": None,
         "overwrite_ents": False,
         "spans_key": DEFAULT_SPANS_KEY,
+        "label_map": None,
         "scorer": None,
     },
 )
@@ -77,17 +84,22 @@ def make_phi_rules(
     labels: Optional[List[str]],
     overwrite_ents: bool,
     spans_key: Optional[str],
+    label_map: Optional[str],
     scorer: Optional[Callable],
 ) -> "PhiRuler":
     """Create a PhiRuler (factory "phi_rules").
 
     patterns (List[PatternType]): The default patterns, normally from
         "spacy_deid.phi_patterns.v1".
-    labels (Optional[List[str]]): Emit only these labels; None emits all.
+    labels (Optional[List[str]]): Emit only patterns with these i2b2 labels
+        (checked before `label_map`); None emits all.
     overwrite_ents (bool): Whether rule spans replace overlapping entities set
         by earlier components.
     spans_key (Optional[str]): Key in doc.spans for all accepted candidates,
         overlapping ones included. None writes no span group.
+    label_map (Optional[str]): Name of a label map (`LABEL_MAP_NAMES`, e.g.
+        "i2b22meddocan") applied to the label of every emitted span; spans
+        whose label maps to None are dropped. None keeps the i2b2 labels.
     scorer (Optional[Callable]): The scoring method.
     """
     return PhiRuler(
@@ -96,6 +108,7 @@ def make_phi_rules(
         labels=labels,
         overwrite_ents=overwrite_ents,
         spans_key=spans_key,
+        label_map=label_map,
         scorer=scorer,
     )
 
@@ -255,7 +268,8 @@ class PhiRuler(Pipe):
 
     Candidates pass their validator and exclusions; overlaps are resolved by
     priority, then length, then start. All accepted candidates go to
-    `doc.spans[spans_key]`, the non-overlapping winners to `doc.ents`.
+    `doc.spans[spans_key]`, the non-overlapping winners to `doc.ents`, with
+    their labels mapped by `label_map` if one is set.
     """
 
     def __init__(
@@ -266,6 +280,7 @@ class PhiRuler(Pipe):
         labels: Optional[Iterable[str]] = None,
         overwrite_ents: bool = False,
         spans_key: Optional[str] = DEFAULT_SPANS_KEY,
+        label_map: Optional[str] = None,
         scorer: Optional[Callable] = None,
     ) -> None:
         """Initialize the ruler.
@@ -276,6 +291,7 @@ class PhiRuler(Pipe):
         labels (Optional[Iterable[str]]): Emit only these labels.
         overwrite_ents (bool): Let rule spans replace overlapping entities.
         spans_key (Optional[str]): doc.spans key for all candidates, or None.
+        label_map (Optional[str]): Label map name applied to emitted labels.
         scorer (Optional[Callable]): The scoring method.
         """
         install_extensions()
@@ -285,7 +301,9 @@ class PhiRuler(Pipe):
             "labels": self._check_labels(labels),
             "overwrite_ents": bool(overwrite_ents),
             "spans_key": spans_key,
+            "label_map": self._check_label_map(label_map),
         }
+        self._label_map: Optional[LabelMap] = get_label_map(label_map)
         self._default_patterns: List[PatternType] = [dict(p) for p in patterns or []]
         self._user_patterns: List[PatternType] = []
         self._compiled: List[CompiledPattern] = []
@@ -300,6 +318,34 @@ class PhiRuler(Pipe):
         if unknown:
             raise ValueError(f"Unknown PHI labels: {', '.join(unknown)}")
         return names
+
+    @staticmethod
+    def _check_label_map(label_map: Optional[str]) -> Optional[str]:
+        """Validate a label map name (None: no mapping)."""
+        if label_map is None:
+            return None
+        if not isinstance(label_map, str):
+            raise ValueError("phi_rules: label_map must be a label map name or null")
+        if label_map not in LABEL_MAP_NAMES:
+            known = ", ".join(LABEL_MAP_NAMES)
+            raise ValueError(
+                f"phi_rules: unknown label map '{label_map}'. Known: {known}"
+            )
+        return label_map
+
+    def map_label(self, label: str, text: str = "") -> Optional[str]:
+        """The label a rule span is emitted with under `label_map`.
+
+        label (str): The pattern's label (i2b2 subcategory, or NOT_PHI).
+        text (str): The span's text (some maps look at it).
+        RETURNS (Optional[str]): The emitted label; None drops the span.
+        """
+        mapping = self._label_map
+        if mapping is None or label == NOT_PHI:
+            return label
+        if callable(mapping):
+            return mapping(label, text)
+        return mapping.get(label, label)
 
     def _compile_all(self) -> None:
         """Compile default + user patterns, keeping only the emitted labels."""
@@ -331,12 +377,18 @@ class PhiRuler(Pipe):
         return self.spans_key
 
     @property
+    def label_map(self) -> Optional[str]:
+        """The name of the label map applied to emitted labels, or None."""
+        return self.cfg["label_map"]
+
+    @property
     def labels(self) -> Tuple[str, ...]:
-        """The labels this ruler can emit.
+        """The labels this ruler can emit (after `label_map`).
 
         RETURNS (Tuple[str, ...]): Sorted labels.
         """
-        return tuple(sorted({r.label for r in self._compiled if r.label != NOT_PHI}))
+        mapped = (self.map_label(r.label) for r in self._compiled if r.label != NOT_PHI)
+        return tuple(sorted({label for label in mapped if label is not None}))
 
     @property
     def patterns(self) -> List[PatternType]:
@@ -459,19 +511,21 @@ class PhiRuler(Pipe):
     def _to_spans(
         self, doc: Doc, candidates: List[Candidate]
     ) -> List[Tuple[Span, Candidate]]:
-        """Map candidates to token spans; keep the best candidate per
-        (start, end, label)."""
+        """Map candidates to token spans with their emitted labels (after
+        `label_map`; a label mapped to None drops the candidate); keep the
+        best candidate per (start, end, label)."""
         best: Dict[Tuple[int, int, str], Tuple[Span, Candidate]] = {}
         for cand in sorted(candidates, key=Candidate.rank):
             span = doc.char_span(
-                cand.start_char,
-                cand.end_char,
-                label=cand.pattern.label,
-                alignment_mode="expand",
+                cand.start_char, cand.end_char, alignment_mode="expand"
             )
             if span is None or len(span) == 0:
                 continue
-            key = (span.start, span.end, cand.pattern.label)
+            label = self.map_label(cand.pattern.label, span.text)
+            if label is None:
+                continue
+            span = Span(doc, span.start, span.end, label=label)
+            key = (span.start, span.end, label)
             if key not in best:
                 best[key] = (span, cand)
         return sorted(best.values(), key=lambda item: item[1].rank())
@@ -575,8 +629,14 @@ class PhiRuler(Pipe):
         return self
 
     def _load_cfg(self, cfg: Dict[str, Any]) -> None:
-        self.cfg.update(cfg)
-        self.cfg["labels"] = self._check_labels(self.cfg.get("labels"))
+        # Validate before applying, so that a bad cfg leaves the ruler as it
+        # was. A cfg saved before `label_map` existed lacks the key: the
+        # current value (from the config, default None) stays.
+        merged = {**self.cfg, **cfg}
+        merged["labels"] = self._check_labels(merged.get("labels"))
+        merged["label_map"] = self._check_label_map(merged.get("label_map"))
+        self.cfg = merged
+        self._label_map = get_label_map(merged["label_map"])
         self._compile_all()
 
     def _load_patterns(self, patterns: Iterable[PatternType]) -> None:

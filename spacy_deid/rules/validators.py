@@ -42,6 +42,8 @@ MIN_BARE_YEAR = 1900
 MAX_AGE = 125
 
 _MONTHS = {name[:3].lower(): i for i, name in enumerate(calendar.month_name) if name}
+# Spanish month prefixes that differ from the English ones (dates_es family).
+_MONTHS.update({"ene": 1, "abr": 4, "ago": 8, "set": 9, "dic": 12})
 _ACCEPT: List[str] = []
 
 

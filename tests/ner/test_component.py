@@ -232,9 +232,9 @@ def test_no_char_embed():
 
 
 def test_length_groups():
-    from spacy_deid.ner.component import _length_groups
+    from spacy_deid.ner.crf import length_groups
 
-    groups = _length_groups([3, 10, 1, 7, 2], max_slots=20)
+    groups = length_groups([3, 10, 1, 7, 2], max_slots=20)
     assert sorted(i for g in groups for i in g) == [0, 1, 2, 3, 4]
     assert groups[0] == [1, 3] or groups[0] == [1]
     for group in groups:

@@ -70,8 +70,10 @@ def _shift(text: str, offset: int, newline: str) -> int:
 
 def test_every_family_is_covered():
     covered = {m.__name__.rsplit(".", 1)[-1].replace("test_", "") for m in _MODULES}
-    # NOT_PHI patterns emit no entities (tests/rules/test_negatives.py).
-    assert covered == set(FAMILIES) - {"negatives"}
+    # NOT_PHI patterns emit no entities (tests/rules/test_negatives.py); the
+    # Spanish families' line endings are tested in tests/rules/test_rules_es.py.
+    spanish = {family for family in FAMILIES if family.endswith("_es")}
+    assert covered == set(FAMILIES) - {"negatives"} - spanish
 
 
 @pytest.mark.parametrize("newline", ["\r\n", "\r"], ids=["crlf", "cr"])

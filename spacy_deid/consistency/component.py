@@ -1,0 +1,562 @@
+"""The `phi_consistency` component: a PHI string found once is found everywhere.
+
+It runs after the detectors (`phi_rules`, `phi_ner`), which write `doc.ents`,
+and before `phi_surrogates`. Every entity string (lower case, whitespace runs
+collapsed) that passes the guard (see `guard.py`) is looked up at every token
+boundary of the doc: an occurrence that starts at a token start and ends at a
+token end, overlaps no entity and does not lie inside known non-PHI
+(`doc.spans["phi_not"]`) becomes an entity with the string's label (the most
+frequent one; ties by the scheme's label order), `span._.phi_source =
+"consistency"`, `span._.phi_score` = the highest score of its sources and
+their `phi_flags` for that label. Existing entities are never changed or
+removed; longer strings win over shorter ones where occurrences overlap.
+Sources are the entities whose label is allowed (`labels`, `exclude_labels`)
+and whose `phi_score` is at least `min_score` (spreading multiplies a
+detector's errors); entities added by this component are never sources.
+
+Scope "patient" (default): in `nlp.pipe`, each contiguous run of docs with the
+same patient id (`extensions.get_patient`) is one scope, so a name found in the
+third note of a patient also marks the first. A run longer than
+`max_run_docs` is flushed in parts; each part keeps the strings of the earlier
+parts. Only the current patient's strings are kept. Docs without a patient id,
+and a doc passed to `__call__`, are scopes of their own. For docs of one
+patient that do not come in a row, use `apply_consistency` (or `apply`).
+
+Under `nlp.pipe(n_process=N)` spaCy hands each worker batches of
+`batch_size` docs and runs the pipeline on each batch alone, so there a run of
+a patient's docs is also cut at batch boundaries.
+"""
+
+from collections import Counter
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Set
+from typing import Tuple
+
+import numpy
+from spacy.attrs import IS_SPACE, LOWER, SPACY
+from spacy.language import Language
+from spacy.pipeline import Pipe
+from spacy.tokens import Doc, Span
+from spacy.util import get_lang_class
+
+from ..cfg_io import CfgSerializable
+from ..extensions import get_patient, install_extensions
+from ..labels import LABEL_NAMES, NOT_PHI_KEY, normalize_label
+from .guard import ConsistencyGuard
+from .words import common_words
+
+install_extensions()
+
+SOURCE = "consistency"
+SCOPES = ("doc", "patient")
+_LABEL_RANK = {label: i for i, label in enumerate(LABEL_NAMES)}
+
+DEFAULT_CONFIG: Dict[str, Any] = {
+    "scope": "patient",
+    "max_run_docs": 500,
+    "min_chars": 3,
+    "min_digits": 4,
+    "labels": None,
+    "exclude_labels": ["AGE"],
+    "min_score": 0.7,
+    "extra_common_words": [],
+}
+
+
+@Language.factory(
+    "phi_consistency",
+    assigns=["doc.ents"],
+    requires=["doc.ents"],
+    default_config=DEFAULT_CONFIG,
+)
+def make_phi_consistency(
+    nlp: Language,
+    name: str,
+    scope: str,
+    max_run_docs: int,
+    min_chars: int,
+    min_digits: int,
+    labels: Optional[List[str]],
+    exclude_labels: List[str],
+    min_score: float,
+    extra_common_words: List[str],
+) -> "PhiConsistency":
+    """Create a PhiConsistency component (factory "phi_consistency").
+
+    scope (str): "patient": contiguous runs of a patient's docs in `pipe`;
+        "doc": each doc alone.
+    max_run_docs (int): Most docs buffered per run; a longer run is flushed
+        in parts that keep the strings of earlier parts.
+    min_chars (int): Strings with fewer alphanumeric characters never spread.
+    min_digits (int): Strings without letters and with fewer digits never
+        spread.
+    labels (Optional[List[str]]): Only these labels spread; None: all.
+    exclude_labels (List[str]): These labels never spread.
+    min_score (float): Entities whose `phi_score` is lower never spread
+        (spreading multiplies a detector's errors); entities without a score
+        may. The default 0.7 keeps every shipped rule pattern (scores 0.7 to
+        1.0) and drops the least confident `phi_ner` spans.
+    extra_common_words (List[str]): Words or phrases that never spread, on
+        top of the language's stop words and the bundled common words.
+    """
+    return PhiConsistency(
+        name,
+        lang=nlp.lang,
+        stop_words=nlp.Defaults.stop_words,
+        scope=scope,
+        max_run_docs=max_run_docs,
+        min_chars=min_chars,
+        min_digits=min_digits,
+        labels=labels,
+        exclude_labels=exclude_labels,
+        min_score=min_score,
+        extra_common_words=extra_common_words,
+    )
+
+
+class DocTokens:
+    """The non-space tokens of a doc: lower forms and the whitespace gaps.
+
+    `text(i, j)` is the normalised string of non-space tokens i..j-1: their
+    lower forms joined by one space where the doc has whitespace between them.
+    Built from `doc.to_array`, without a Token object per token.
+    """
+
+    def __init__(self, doc: Doc) -> None:
+        array = doc.to_array([LOWER, IS_SPACE, SPACY]).reshape(-1, 3)
+        keep = numpy.flatnonzero(array[:, 1] == 0)
+        position = numpy.full(len(doc), -1, dtype="int64")
+        position[keep] = numpy.arange(len(keep))
+        gaps = array[keep, 2] != 0
+        # A whitespace token between two kept tokens is a gap too.
+        gaps[:-1] |= numpy.diff(keep) > 1
+        strings = doc.vocab.strings
+        self.starts: List[int] = keep.tolist()
+        self.lowers: List[str] = [strings[key] for key in array[keep, 0].tolist()]
+        self.gaps: List[bool] = gaps.tolist()
+        self.position: List[int] = position.tolist()
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def text(self, i: int, j: int) -> str:
+        """The normalised string of non-space tokens i..j-1 (i < j)."""
+        parts = [self.lowers[i]]
+        for k in range(i + 1, j):
+            if self.gaps[k - 1]:
+                parts.append(" ")
+            parts.append(self.lowers[k])
+        return "".join(parts)
+
+    def span_range(self, start: int, end: int) -> Optional[Tuple[int, int]]:
+        """Non-space token range of doc tokens start..end-1; None if all space."""
+        inside = [p for p in self.position[start:end] if p >= 0]
+        return (inside[0], inside[-1] + 1) if inside else None
+
+
+class PhiString:
+    """What the sources of one string say: label counts, best score, flags."""
+
+    def __init__(self) -> None:
+        self.counts: Counter = Counter()
+        self.score: Optional[float] = None
+        self.flags: Dict[str, Set[str]] = {}
+
+    def add(self, label: str, score: Optional[float], flags: Iterable[str]) -> None:
+        self.counts[label] += 1
+        if score is not None:
+            self.score = score if self.score is None else max(self.score, score)
+        self.flags.setdefault(label, set()).update(flags)
+
+    @property
+    def label(self) -> str:
+        """The most frequent label; ties go to the earlier label of the scheme
+        (`labels.LABEL_NAMES`), then to labels outside it in name order."""
+        return min(self.counts, key=lambda lab: (-self.counts[lab], _rank(lab)))
+
+
+class PhiStrings:
+    """The PHI strings of one scope, by normalised text."""
+
+    def __init__(self) -> None:
+        self.strings: Dict[str, PhiString] = {}
+        # Lower form of the first token -> token lengths of strings starting so.
+        self.lengths: Dict[str, Set[int]] = {}
+
+    def __len__(self) -> int:
+        return len(self.strings)
+
+    def __contains__(self, text: str) -> bool:
+        return text in self.strings
+
+    def __getitem__(self, text: str) -> PhiString:
+        return self.strings[text]
+
+    def add(
+        self,
+        text: str,
+        first: str,
+        n_tokens: int,
+        label: str,
+        score: Optional[float],
+        flags: Iterable[str],
+    ) -> None:
+        """Record one source occurrence of a string."""
+        if text not in self.strings:
+            self.strings[text] = PhiString()
+        self.strings[text].add(label, score, flags)
+        self.lengths.setdefault(first, set()).add(n_tokens)
+
+
+class PhiConsistency(CfgSerializable, Pipe):
+    """Mark every other occurrence of a detected PHI string (see the module
+    docstring)."""
+
+    def __init__(
+        self,
+        name: str = "phi_consistency",
+        *,
+        lang: str = "en",
+        stop_words: Iterable[str] = (),
+        scope: str = "patient",
+        max_run_docs: int = 500,
+        min_chars: int = 3,
+        min_digits: int = 4,
+        labels: Optional[Iterable[str]] = None,
+        exclude_labels: Iterable[str] = ("AGE",),
+        min_score: float = 0.7,
+        extra_common_words: Iterable[str] = (),
+    ) -> None:
+        """Initialize the component.
+
+        name (str): The component name.
+        lang (str): Language code; picks the bundled common words.
+        stop_words (Iterable[str]): The language's stop words (never spread).
+        scope (str): "patient" or "doc" (see `make_phi_consistency`).
+        max_run_docs (int): Most docs buffered per patient run.
+        min_chars (int): Minimum alphanumeric characters of a string.
+        min_digits (int): Minimum digits of a string without letters.
+        labels (Optional[Iterable[str]]): Labels that spread; None: all.
+        exclude_labels (Iterable[str]): Labels that never spread.
+        min_score (float): Lowest `phi_score` of a source (None passes).
+        extra_common_words (Iterable[str]): More words that never spread.
+        """
+        install_extensions()
+        self.name = name
+        self.lang = lang
+        self._stop_words = frozenset(stop_words)
+        self.cfg: Dict[str, Any] = {
+            "scope": scope,
+            "max_run_docs": max_run_docs,
+            "min_chars": min_chars,
+            "min_digits": min_digits,
+            "labels": None if labels is None else _label_list(labels, "labels"),
+            "exclude_labels": _label_list(exclude_labels, "exclude_labels"),
+            "min_score": min_score,
+            "extra_common_words": _word_list(extra_common_words),
+        }
+        self._configure()
+
+    def _configure(self) -> None:
+        """Check the cfg and build the guard from it."""
+        _check_cfg(self.cfg)
+        words = common_words(self.lang, self._stop_words)
+        self.guard = ConsistencyGuard(
+            words | frozenset(self.cfg["extra_common_words"]),
+            min_chars=self.cfg["min_chars"],
+            min_digits=self.cfg["min_digits"],
+            labels=self.cfg["labels"],
+            exclude_labels=self.cfg["exclude_labels"],
+            min_score=self.cfg["min_score"],
+        )
+
+    def __call__(self, doc: Doc) -> Doc:
+        """Mark the repeated PHI strings of one doc (doc scope).
+
+        doc (Doc): The doc, with the detectors' `doc.ents`.
+        RETURNS (Doc): The same doc.
+        """
+        error_handler = self.get_error_handler()
+        try:
+            self.apply([doc])
+            return doc
+        except Exception as e:
+            error_handler(self.name, self, [doc], e)
+            return doc
+
+    def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128) -> Iterator[Doc]:
+        """Mark a stream of docs, by patient run (scope "patient") or doc by
+        doc; docs come out in input order. A doc the component fails on goes
+        to the error handler and is not yielded (as in spaCy's `Pipe.pipe`).
+
+        stream (Iterable[Doc]): The docs.
+        batch_size (int): Unused; runs are cut by patient and `max_run_docs`.
+        YIELDS (Doc): The docs.
+        """
+        if self.cfg["scope"] == "doc":
+            for doc in stream:
+                yield from self._process([doc], PhiStrings())
+            return
+        run: List[Doc] = []
+        patient = ""
+        strings = PhiStrings()
+        for doc in stream:
+            doc_patient = get_patient(doc)
+            if run and (doc_patient != patient or not patient):
+                yield from self._process(run, strings)
+                run, strings = [], PhiStrings()
+            elif len(run) >= self.cfg["max_run_docs"]:
+                # Same patient: the next part keeps the strings found so far.
+                yield from self._process(run, strings)
+                run = []
+            run.append(doc)
+            patient = doc_patient
+        if run:
+            yield from self._process(run, strings)
+
+    def _process(self, docs: List[Doc], strings: PhiStrings) -> Iterator[Doc]:
+        """Collect the strings of all docs into `strings`, then mark every doc;
+        errors go to the error handler, one doc at a time."""
+        error_handler = self.get_error_handler()
+        ready = []
+        for doc in docs:
+            try:
+                ready.append((doc, self.collect(doc, strings)))
+            except Exception as e:
+                error_handler(self.name, self, [doc], e)
+        for doc, tokens in ready:
+            try:
+                self.mark(doc, strings, tokens)
+            except Exception as e:
+                error_handler(self.name, self, [doc], e)
+                continue
+            yield doc
+
+    def apply(self, docs: Iterable[Doc], *, by_patient: bool = False) -> List[Doc]:
+        """Mark docs as one scope, e.g. all the notes of one patient, in any
+        order. Errors are raised.
+
+        docs (Iterable[Doc]): The docs, with the detectors' `doc.ents`.
+        by_patient (bool): Group the docs by patient id instead (docs without
+            one are scopes of their own).
+        RETURNS (List[Doc]): The same docs, in the same order.
+        """
+        docs = list(docs)
+        for group in _groups(docs, by_patient):
+            strings = PhiStrings()
+            tokens = [self.collect(docs[i], strings, index=i) for i in group]
+            for i, doc_tokens in zip(group, tokens, strict=True):
+                self.mark(docs[i], strings, doc_tokens)
+        return docs
+
+    def collect(
+        self, doc: Doc, strings: PhiStrings, *, index: Optional[int] = None
+    ) -> DocTokens:
+        """Add the doc's entity strings that pass the guard to `strings`.
+
+        doc (Doc): The doc.
+        strings (PhiStrings): The strings of the scope (updated).
+        index (Optional[int]): The doc's position, for error messages.
+        RETURNS (DocTokens): The doc's token index, for `mark`.
+        """
+        _check_not_deidentified(doc, index)
+        tokens = DocTokens(doc)
+        for ent in doc.ents:
+            if not self._is_source(ent):
+                continue
+            span = tokens.span_range(ent.start, ent.end)
+            if span is None:
+                continue
+            text = tokens.text(*span)
+            if text in strings or self.guard.allows_text(text):
+                strings.add(
+                    text,
+                    tokens.lowers[span[0]],
+                    span[1] - span[0],
+                    ent.label_,
+                    ent._.phi_score,
+                    ent._.phi_flags or (),
+                )
+        return tokens
+
+    def _is_source(self, ent: Span) -> bool:
+        """Whether an entity may spread: not added by this component, and its
+        label and score pass the guard."""
+        if ent._.phi_source == SOURCE or not self.guard.allows_label(ent.label_):
+            return False
+        return self.guard.allows_score(ent._.phi_score)
+
+    def mark(
+        self, doc: Doc, strings: PhiStrings, tokens: Optional[DocTokens] = None
+    ) -> List[Span]:
+        """Add the free occurrences of the scope's strings to `doc.ents`.
+
+        doc (Doc): The doc.
+        strings (PhiStrings): The strings of the scope.
+        tokens (Optional[DocTokens]): The doc's token index from `collect`.
+        RETURNS (List[Span]): The added entities.
+        """
+        _check_not_deidentified(doc, None)
+        if not len(strings):
+            return []
+        tokens = DocTokens(doc) if tokens is None else tokens
+        chosen = _select(doc, _occurrences(tokens, strings))
+        labels = {text: strings[text].label for text in {c[2] for c in chosen}}
+        spans = [Span(doc, s, e, label=labels[text]) for s, e, text in chosen]
+        if not spans:
+            return []
+        doc.set_ents(spans, default="unmodified")
+        for span, (_, _, text) in zip(spans, chosen, strict=True):
+            found = strings[text]
+            span._.phi_source = SOURCE
+            span._.phi_score = found.score
+            span._.phi_flags = sorted(found.flags.get(span.label_, ())) or None
+        return spans
+
+    def _load_cfg(self, cfg: Dict[str, Any]) -> None:
+        self.cfg.update(cfg)
+        self._configure()
+
+
+def apply_consistency(
+    docs: Iterable[Doc],
+    *,
+    by_patient: bool = False,
+    lang: Optional[str] = None,
+    min_chars: int = 3,
+    min_digits: int = 4,
+    labels: Optional[Sequence[str]] = None,
+    exclude_labels: Sequence[str] = ("AGE",),
+    min_score: float = 0.7,
+    extra_common_words: Sequence[str] = (),
+) -> List[Doc]:
+    """Mark repeated PHI strings across docs that belong together, e.g. all the
+    notes of one patient gathered from anywhere in a stream. Run it on docs
+    processed without `phi_surrogates`, then run `phi_surrogates` on them.
+    With a pipeline that has a `phi_consistency` component, its
+    `apply(docs)` does the same with that component's settings.
+
+    docs (Iterable[Doc]): The docs, with the detectors' `doc.ents`.
+    by_patient (bool): One scope per patient id (`extensions.get_patient`);
+        False: all docs are one scope.
+    lang (Optional[str]): Language of the stop and common words; None: the
+        docs' vocab language.
+    min_chars, min_digits, labels, exclude_labels, min_score,
+        extra_common_words: As in the `phi_consistency` config.
+    RETURNS (List[Doc]): The same docs, in the same order.
+    """
+    docs = list(docs)
+    if lang is None:
+        langs = {doc.lang_ for doc in docs}
+        if len(langs) > 1:
+            raise ValueError("apply_consistency: the docs have different languages")
+        lang = langs.pop() if langs else "en"
+    component = PhiConsistency(
+        lang=lang,
+        stop_words=get_lang_class(lang).Defaults.stop_words,
+        min_chars=min_chars,
+        min_digits=min_digits,
+        labels=labels,
+        exclude_labels=exclude_labels,
+        min_score=min_score,
+        extra_common_words=extra_common_words,
+    )
+    return component.apply(docs, by_patient=by_patient)
+
+
+def _occurrences(tokens: DocTokens, strings: PhiStrings) -> List[Tuple[int, int, str]]:
+    """Every token-aligned occurrence (doc token start, end, string) of the
+    strings, found from the first token's lower form: linear in the doc."""
+    found = []
+    n = len(tokens)
+    for i, lower in enumerate(tokens.lowers):
+        for length in strings.lengths.get(lower, ()):
+            j = i + length
+            if j > n:
+                continue
+            text = tokens.text(i, j)
+            if text in strings:
+                found.append((tokens.starts[i], tokens.starts[j - 1] + 1, text))
+    return found
+
+
+def _select(doc: Doc, found: List[Tuple[int, int, str]]) -> List[Tuple[int, int, str]]:
+    """Keep the occurrences that overlap no entity and no longer occurrence
+    and are not inside known non-PHI; longest first, then earliest."""
+    if not found:
+        return []
+    taken = [False] * len(doc)
+    for ent in doc.ents:
+        taken[ent.start : ent.end] = [True] * len(ent)
+    not_phi = [False] * len(doc)
+    if NOT_PHI_KEY in doc.spans:
+        for span in doc.spans[NOT_PHI_KEY]:
+            not_phi[span.start : span.end] = [True] * len(span)
+    chosen = []
+    for start, end, text in sorted(found, key=lambda f: (f[0] - f[1], f[0])):
+        if any(taken[start:end]) or all(not_phi[start:end]):
+            continue
+        taken[start:end] = [True] * (end - start)
+        chosen.append((start, end, text))
+    return sorted(chosen)
+
+
+def _groups(docs: List[Doc], by_patient: bool) -> List[List[int]]:
+    """Indices of the docs of each scope: all docs, or one group per patient
+    id (docs without one alone)."""
+    if not by_patient:
+        return [list(range(len(docs)))] if docs else []
+    groups: Dict[str, List[int]] = {}
+    alone = []
+    for i, doc in enumerate(docs):
+        patient = get_patient(doc)
+        if patient:
+            groups.setdefault(patient, []).append(i)
+        else:
+            alone.append([i])
+    return list(groups.values()) + alone
+
+
+def _check_not_deidentified(doc: Doc, index: Optional[int]) -> None:
+    """Fail closed when run after `phi_surrogates`: new entities would be
+    missing from the de-identified text already written."""
+    if doc._.deidentified is not None:
+        which = "a doc" if index is None else f"doc {index}"
+        raise ValueError(
+            f"phi_consistency: {which} is already de-identified "
+            "(doc._.deidentified is set); run it before phi_surrogates"
+        )
+
+
+def _rank(label: str) -> Tuple[int, str]:
+    return (_LABEL_RANK.get(normalize_label(label), len(_LABEL_RANK)), label)
+
+
+def _label_list(labels: Iterable[str], setting: str) -> List[str]:
+    """Validate a list of labels and normalise them ("age" -> "AGE")."""
+    if isinstance(labels, str):
+        raise ValueError(f"phi_consistency: {setting} must be a list of labels")
+    labels = list(labels)
+    if not all(isinstance(x, str) for x in labels):
+        raise ValueError(f"phi_consistency: {setting} must be a list of labels")
+    return [normalize_label(label) for label in labels]
+
+
+def _word_list(words: Iterable[str]) -> List[str]:
+    """Validate the extra common words (a list of strings, not a string)."""
+    items = None if isinstance(words, str) else list(words)
+    if items is None or not all(isinstance(x, str) for x in items):
+        raise ValueError("phi_consistency: extra_common_words must be a list")
+    return items
+
+
+def _check_cfg(cfg: Dict[str, Any]) -> None:
+    """Raise a ValueError for a bad scope or a bad number."""
+    if cfg["scope"] not in SCOPES:
+        raise ValueError(f"phi_consistency: scope must be one of {SCOPES}")
+    for key, least in (("max_run_docs", 1), ("min_chars", 0), ("min_digits", 0)):
+        value = cfg[key]
+        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+            raise ValueError(f"phi_consistency: {key} must be an integer >= {least}")
+    score = cfg["min_score"]
+    if isinstance(score, bool) or not isinstance(score, (int, float)):
+        raise ValueError("phi_consistency: min_score must be a number")

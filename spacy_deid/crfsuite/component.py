@@ -1,0 +1,716 @@
+"""The `phi_crf` component: a feature-based linear-chain CRF tagger (CRFsuite).
+
+The classic de-identification baseline, built to compare with `phi_ner` in
+the same harness. Tokens are described by hand-written features
+(`features.py`); python-crfsuite (the optional extra `spacy-deid[crf]`)
+learns a weight per (feature, BILUO tag) pair and per tag transition.
+
+Training happens in `initialize`, because CRFsuite trains on the whole data
+set at once: it reads every example of `get_examples()` (in `spacy train`,
+the training corpus), splits each doc at the tokens whose gold tag is
+missing or misaligned (None or "-" from `Example.get_aligned_ner()`) and
+trains on the segments, so a missing tag is never taught as "O". `update`
+trains nothing; a `spacy train` config sets `max_steps` to a small number,
+and the first evaluation already scores the final model. It must keep
+`[training] max_epochs` >= 0: with -1 spaCy initializes on the first 100
+examples only.
+
+Prediction never uses CRFsuite's own tagger, whose output may be illegal
+BILUO. The weights are read into arrays (`CRFWeights`); a token's emission
+scores are the sum of its features' rows, plus `recall_bias` on every tag
+but "O"; the tags come from Viterbi under the BILUO constraints and the
+spans get `span._.phi_score`, the mean CRF marginal of their tokens' tags,
+and `span._.phi_source = "phi_crf"`.
+
+The saved model holds the feature strings, i.e. the words of the training
+notes: a model trained on real notes is itself PHI.
+"""
+
+import logging
+import math
+import time
+from pathlib import Path
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional
+from typing import Sequence, Set, Tuple, Union
+
+import numpy as np
+import srsly
+from spacy import util
+from spacy.language import Language
+from spacy.pipeline import Pipe
+from spacy.tokens import Doc, Span
+from spacy.training import Example, validate_examples, validate_get_examples
+from spacy.util import SimpleFrozenList, minibatch
+from spacy.vocab import Vocab
+
+from ..extensions import install_extensions
+from ..labels import NOT_PHI_KEY
+from ..ner.component import merge_ents
+from ..ner.crf import biluo_tag_names, crf_marginals, length_groups, pad_batch, viterbi
+from ..scorers import score_phi
+from ._crfsuite import ALGORITHMS, CRFWeights, new_trainer, require_crfsuite
+from ._crfsuite import train_to_bytes
+from .features import FEATURES_VERSION, Lexicon, LexiconMatcher, default_lexicons
+from .features import doc_features
+
+install_extensions()
+
+SOURCE = "phi_crf"
+MISSING_TAGS = (None, "", "-")
+DEFAULT_THRESHOLD_KEY = "*"
+# Decode at most this many (doc, token) slots of a padded batch at once.
+MAX_DECODE_SLOTS = 16384
+# cfg keys that describe the trained model. from_bytes / from_disk restore
+# them; the prediction settings keep the values the component was created
+# with (its config), so `spacy.load(path, config=...)` can change them.
+MODEL_KEYS = (
+    "labels",
+    "features_version",
+    "window",
+    "dictionaries",
+    "algorithm",
+    "c1",
+    "c2",
+    "max_iterations",
+    "all_possible_transitions",
+    "min_freq",
+)
+
+logger = logging.getLogger(__name__)
+
+# Predictions per doc: decoded tag ids (n_tokens,) and their marginals.
+Prediction = Tuple[np.ndarray, np.ndarray]
+
+
+@Language.factory(
+    "phi_crf",
+    assigns=["doc.ents", "token.ent_iob", "token.ent_type"],
+    default_config={
+        "window": 2,
+        "dictionaries": True,
+        "algorithm": "lbfgs",
+        "c1": 0.1,
+        "c2": 0.01,
+        "max_iterations": 100,
+        "all_possible_transitions": True,
+        "min_freq": 0.0,
+        "overwrite_ents": False,
+        "protected_labels": [],
+        "spans_key": None,
+        "recall_bias": 0.0,
+        "thresholds": {},
+        "scorer": {"@scorers": "spacy_deid.phi_scorer.v1"},
+    },
+    default_score_weights={
+        "ents_f": 1.0,
+        "ents_p": 0.0,
+        "ents_r": 0.0,
+        "ents_per_type": None,
+        "phi_token_f": 0.0,
+        "phi_token_p": None,
+        "phi_token_r": None,
+    },
+)
+def make_phi_crf(
+    nlp: Language,
+    name: str,
+    window: int,
+    dictionaries: bool,
+    algorithm: str,
+    c1: float,
+    c2: float,
+    max_iterations: int,
+    all_possible_transitions: bool,
+    min_freq: float,
+    overwrite_ents: bool,
+    protected_labels: List[str],
+    spans_key: Optional[str],
+    recall_bias: float,
+    thresholds: Dict[str, float],
+    scorer: Optional[Callable],
+) -> "PhiCRF":
+    """Create a PhiCRF (factory "phi_crf"). Training happens in
+    `initialize`; see the module docstring.
+
+    window (int): Neighbours on each side whose word, lowercase and shape
+        are features of a token.
+    dictionaries (bool): Add the lexicon-membership features ("dict=").
+    algorithm (str): CRFsuite training algorithm: "lbfgs" (default),
+        "l2sgd", "ap", "pa" or "arow".
+    c1 (float): L1 regularisation ("lbfgs" only).
+    c2 (float): L2 regularisation ("lbfgs" and "l2sgd").
+    max_iterations (int): Maximum training iterations.
+    all_possible_transitions (bool): Learn weights for transitions that the
+        training data never shows (CRFsuite's feature.possible_transitions).
+    min_freq (float): Drop (feature, tag) pairs seen fewer times than this
+        (CRFsuite's feature.minfreq; 0: keep all). Raising it also keeps
+        rare words of the training notes out of the saved model.
+    overwrite_ents (bool): As in `phi_ner`: False keeps entities set by
+        earlier components and adds model spans only where they overlap none.
+    protected_labels (List[str]): As in `phi_ner` (with overwrite_ents).
+    spans_key (Optional[str]): None: write `doc.ents`; a key: write the
+        spans to `doc.spans[spans_key]` and leave `doc.ents` alone.
+    recall_bias (float): Added to every non-"O" tag's emission score before
+        decoding and marginals: > 0 flags more tokens, < 0 fewer.
+    thresholds (Dict[str, float]): Minimum `phi_score` per label, "*" for
+        all other labels; spans scoring lower are dropped. Default: none.
+    scorer (Optional[Callable]): The scoring method.
+    """
+    return PhiCRF(
+        nlp.vocab,
+        name,
+        window=window,
+        dictionaries=dictionaries,
+        algorithm=algorithm,
+        c1=c1,
+        c2=c2,
+        max_iterations=max_iterations,
+        all_possible_transitions=all_possible_transitions,
+        min_freq=min_freq,
+        overwrite_ents=overwrite_ents,
+        protected_labels=protected_labels,
+        spans_key=spans_key,
+        recall_bias=recall_bias,
+        thresholds=thresholds,
+        scorer=scorer,
+    )
+
+
+class PhiCRF(Pipe):
+    """A CRFsuite feature CRF tagger for PHI with BILUO-constrained decoding.
+
+    Not trainable by `nlp.update` (`is_trainable` is False): `initialize`
+    trains the model.
+    """
+
+    def __init__(
+        self,
+        vocab: Vocab,
+        name: str = "phi_crf",
+        *,
+        window: int = 2,
+        dictionaries: bool = True,
+        algorithm: str = "lbfgs",
+        c1: float = 0.1,
+        c2: float = 0.01,
+        max_iterations: int = 100,
+        all_possible_transitions: bool = True,
+        min_freq: float = 0.0,
+        overwrite_ents: bool = False,
+        protected_labels: Sequence[str] = (),
+        spans_key: Optional[str] = None,
+        recall_bias: float = 0.0,
+        thresholds: Optional[Dict[str, float]] = None,
+        scorer: Optional[Callable] = score_phi,
+    ) -> None:
+        """Initialize the component (settings as in `make_phi_crf`).
+
+        vocab (Vocab): The shared vocabulary.
+        name (str): The component instance name.
+        """
+        require_crfsuite()
+        self.vocab = vocab
+        self.name = name
+        self.scorer = scorer
+        self.cfg: Dict[str, Any] = {
+            "labels": [],
+            "features_version": FEATURES_VERSION,
+            "window": window,
+            "dictionaries": dictionaries,
+            "algorithm": algorithm,
+            "c1": c1,
+            "c2": c2,
+            "max_iterations": max_iterations,
+            "all_possible_transitions": all_possible_transitions,
+            "min_freq": min_freq,
+            "overwrite_ents": overwrite_ents,
+            "protected_labels": protected_labels,
+            "spans_key": spans_key,
+            "recall_bias": recall_bias,
+            "thresholds": {} if thresholds is None else thresholds,
+        }
+        self.cfg = _checked_cfg(self.cfg)
+        self.lexicons: Tuple[Lexicon, ...] = default_lexicons() if dictionaries else ()
+        self._matcher = self._make_matcher()
+        self.model_bytes: Optional[bytes] = None
+        self._weights: Optional[CRFWeights] = None
+
+    @property
+    def labels(self) -> Tuple[str, ...]:
+        """RETURNS (Tuple[str, ...]): The entity labels."""
+        return tuple(self.cfg["labels"])
+
+    @property
+    def label_data(self) -> List[str]:
+        """RETURNS (List[str]): The labels, for `spacy init labels`."""
+        return list(self.labels)
+
+    @property
+    def tag_names(self) -> List[str]:
+        """RETURNS (List[str]): The BILUO tags in model order ("O" first)."""
+        return biluo_tag_names(self.labels)
+
+    @property
+    def is_initialized(self) -> bool:
+        """RETURNS (bool): Whether the component has a trained model."""
+        return self._weights is not None
+
+    def _make_matcher(self) -> Optional[LexiconMatcher]:
+        """The lexicon matcher for the "dict=" features (None if disabled)."""
+        if not self.cfg["dictionaries"]:
+            return None
+        return LexiconMatcher(self.lexicons)
+
+    def featurize(self, doc: Doc) -> List[List[str]]:
+        """The feature strings of a doc's tokens, per the component's window
+        and dictionary settings.
+
+        doc (Doc): The doc.
+        RETURNS (List[List[str]]): Features per token.
+        """
+        return doc_features(doc, window=self.cfg["window"], matcher=self._matcher)
+
+    def initialize(
+        self,
+        get_examples: Callable[[], Iterable[Example]],
+        *,
+        nlp: Optional[Language] = None,
+        labels: Optional[Sequence[str]] = None,
+    ) -> None:
+        """Train the CRF on all examples (see the module docstring).
+
+        get_examples (Callable[[], Iterable[Example]]): The training examples.
+        nlp (Optional[Language]): The pipeline (unused).
+        labels (Optional[Sequence[str]]): Labels, e.g. from `spacy init
+            labels`; gold tags with other labels are treated as missing. By
+            default, the labels of the examples' gold entities.
+        """
+        validate_get_examples(get_examples, "PhiCRF.initialize")
+        started = time.perf_counter()
+        keep = None if labels is None else set(_label_list(labels, "labels"))
+        trainer = new_trainer(self.cfg)
+        found: Set[str] = set()
+        n_seqs = n_tokens = 0
+        for eg in get_examples():
+            found.update(ent.label_ for ent in eg.reference.ents)
+            for xseq, yseq in self._training_sequences(eg, keep):
+                trainer.append(xseq, yseq)
+                n_seqs += 1
+                n_tokens += len(yseq)
+        new_labels = sorted(found) if labels is None else list(labels)
+        if not new_labels:
+            raise ValueError(
+                f"'{self.name}' has no labels: give labels to initialize() or "
+                "examples with entities"
+            )
+        if not n_seqs:
+            raise ValueError(
+                f"'{self.name}' found no tokens with gold tags to train on"
+            )
+        _label_list(new_labels, "labels")
+        self._set_model(train_to_bytes(trainer), new_labels)
+        logger.info(
+            "'%s': trained on %d sequences (%d tokens), %d labels, %d features "
+            "in %.1fs",
+            self.name,
+            n_seqs,
+            n_tokens,
+            len(new_labels),
+            len(self._require_weights().rows),
+            time.perf_counter() - started,
+        )
+
+    def _training_sequences(
+        self, eg: Example, keep: Optional[Set[str]]
+    ) -> Iterator[Tuple[List[List[str]], List[str]]]:
+        """(features, gold tags) of each run of tokens with known gold tags.
+        Features are computed on the whole doc, so that the window sees
+        across a missing token."""
+        if not len(eg.predicted):
+            return
+        tags = [_known_tag(tag, keep) for tag in eg.get_aligned_ner()]
+        feats = self.featurize(eg.predicted)
+        for start, end in gold_segments(tags):
+            yield feats[start:end], tags[start:end]
+
+    def _set_model(self, data: bytes, labels: List[str]) -> None:
+        """Read the model's weights, then set the model and labels."""
+        weights = CRFWeights.from_model(data, biluo_tag_names(labels))
+        self.cfg["labels"] = list(labels)
+        self.model_bytes = data
+        self._weights = weights
+        for label in labels:
+            self.vocab.strings.add(label)
+
+    def _require_weights(self) -> CRFWeights:
+        """The weights; a ValueError if the component has no model."""
+        if self._weights is None:
+            raise ValueError(
+                f"'{self.name}' has no trained model: train it with "
+                "nlp.initialize() (or spacy train), or load a trained pipeline"
+            )
+        return self._weights
+
+    def update(
+        self,
+        examples: Iterable[Example],
+        *,
+        drop: float = 0.0,
+        sgd: Any = None,
+        losses: Optional[Dict[str, float]] = None,
+    ) -> Dict[str, float]:
+        """Train nothing: the CRF is trained in `initialize`, on all the data
+        at once. Examples are validated and the losses returned unchanged.
+
+        examples (Iterable[Example]): The batch (unused).
+        drop (float): Unused.
+        sgd (Any): Unused.
+        losses (Optional[Dict[str, float]]): Returned unchanged.
+        RETURNS (Dict[str, float]): The losses.
+        """
+        validate_examples(list(examples), "PhiCRF.update")
+        return {} if losses is None else losses
+
+    def __call__(self, doc: Doc) -> Doc:
+        """Tag one doc.
+
+        doc (Doc): The doc.
+        RETURNS (Doc): The doc, annotated.
+        """
+        error_handler = self.get_error_handler()
+        try:
+            self.set_annotations([doc], self.predict([doc]))
+            return doc
+        except Exception as e:
+            # Never return the doc untagged, even if the handler ignores
+            # the error.
+            error_handler(self.name, self, [doc], e)
+            raise
+
+    def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128) -> Iterator[Doc]:
+        """Tag a stream of docs in batches. A batch that fails goes to the
+        error handler and is not yielded.
+
+        stream (Iterable[Doc]): The docs.
+        batch_size (int): Docs per batch.
+        YIELDS (Doc): The annotated docs, in order.
+        """
+        error_handler = self.get_error_handler()
+        for docs in minibatch(stream, size=batch_size):
+            try:
+                self.set_annotations(docs, self.predict(docs))
+            except Exception as e:
+                error_handler(self.name, self, docs, e)
+                continue
+            yield from docs
+
+    def predict(self, docs: Iterable[Doc]) -> List[Prediction]:
+        """Decode the best legal BILUO tags and their marginals. Docs are not
+        modified.
+
+        docs (Iterable[Doc]): The docs.
+        RETURNS (List[Prediction]): (tag ids, marginals of those tags) per doc.
+        """
+        weights = self._require_weights()
+        docs = list(docs)
+        scores = [self._emissions(weights, doc) for doc in docs]
+        preds: List[Prediction] = [
+            (np.zeros((0,), dtype="i8"), np.zeros((0,), dtype="f4")) for _ in docs
+        ]
+        params = weights.params()
+        lengths = [len(s) for s in scores]
+        for group in length_groups(lengths, MAX_DECODE_SLOTS):
+            seqs = [scores[i] for i in group]
+            emissions, group_lengths = pad_batch(seqs, weights.n_tags)
+            paths, _ = viterbi(emissions, group_lengths, params)
+            marginals = crf_marginals(emissions, group_lengths, params)
+            for row, i in enumerate(group):
+                path = paths[row, : lengths[i]]
+                probs = marginals[row, np.arange(len(path)), path]
+                preds[i] = path, np.clip(probs, 0.0, 1.0).astype("f4")
+        return preds
+
+    def _emissions(self, weights: CRFWeights, doc: Doc) -> np.ndarray:
+        """A doc's emission scores, with `recall_bias` on the non-O tags."""
+        scores = weights.emissions(self.featurize(doc))
+        scores[:, 1:] += self.cfg["recall_bias"]
+        return scores
+
+    def set_annotations(self, docs: Iterable[Doc], preds: List[Prediction]) -> None:
+        """Write the predicted spans: to `doc.ents` (merged with the existing
+        entities per `overwrite_ents` and `protected_labels`), or to
+        `doc.spans[spans_key]`.
+
+        docs (Iterable[Doc]): The docs.
+        preds (List[Prediction]): From `predict`.
+        """
+        tag_names = self.tag_names
+        key = self.cfg["spans_key"]
+        for doc, (tag_ids, probs) in zip(docs, preds, strict=True):
+            scored = self._spans(doc, tag_ids, probs, tag_names)
+            if key is not None:
+                for span, score in scored:
+                    _set_extensions(span, score)
+                doc.spans[key] = [span for span, _ in scored]
+                continue
+            score_of = {(s.start, s.end): score for s, score in scored}
+            kept, new = merge_ents(
+                list(doc.ents),
+                [span for span, _ in scored],
+                overwrite=self.cfg["overwrite_ents"],
+                protected=self.cfg["protected_labels"],
+            )
+            # Extension values are keyed by offsets and label: set them only
+            # on the spans written. A span merged with a rule entity gets
+            # the score of the tokens it covers.
+            for span in new:
+                score = score_of.get((span.start, span.end))
+                if score is None:
+                    score = float(np.mean(probs[span.start : span.end]))
+                _set_extensions(span, score)
+            doc.set_ents(sorted(kept + new, key=lambda s: s.start), default="outside")
+
+    def _spans(
+        self,
+        doc: Doc,
+        tag_ids: np.ndarray,
+        probs: np.ndarray,
+        tag_names: List[str],
+    ) -> List[Tuple[Span, float]]:
+        """The spans of legal BILUO tags with their scores (mean marginal),
+        without spans that have no letter or digit, spans under their
+        label's threshold and spans inside known non-PHI (rules'
+        `doc.spans["phi_not"]`)."""
+        prefixes = np.array([tag[0] for tag in tag_names])[tag_ids]
+        starts = np.flatnonzero((prefixes == "B") | (prefixes == "U")).tolist()
+        ends = (np.flatnonzero((prefixes == "L") | (prefixes == "U")) + 1).tolist()
+        not_phi = _not_phi_mask(doc)
+        scored = []
+        for start, end in zip(starts, ends, strict=True):
+            label = tag_names[tag_ids[start]][2:]
+            span = Span(doc, start, end, label=label)
+            score = float(np.mean(probs[start:end]))
+            if not any(c.isalnum() for c in span.text):
+                continue
+            if score < self.threshold(label) or not_phi[start:end].all():
+                continue
+            scored.append((span, score))
+        return scored
+
+    def threshold(self, label: str) -> float:
+        """The minimum `phi_score` of a label's spans.
+
+        label (str): The label.
+        RETURNS (float): thresholds[label], else thresholds["*"], else 0.
+        """
+        thresholds = self.cfg["thresholds"]
+        return thresholds.get(label, thresholds.get(DEFAULT_THRESHOLD_KEY, 0.0))
+
+    def to_bytes(self, *, exclude: Iterable[str] = SimpleFrozenList()) -> bytes:
+        """Serialize the cfg, the lexicons and the CRFsuite model.
+
+        exclude (Iterable[str]): Serialization fields to leave out.
+        RETURNS (bytes): The serialized component.
+        """
+        serializers = {
+            "cfg": lambda: srsly.json_dumps(self.cfg),
+            "lexicons": lambda: srsly.json_dumps(self._lexicon_data()),
+            "model": lambda: self.model_bytes or b"",
+        }
+        return util.to_bytes(serializers, exclude)
+
+    def from_bytes(
+        self, bytes_data: bytes, *, exclude: Iterable[str] = SimpleFrozenList()
+    ) -> "PhiCRF":
+        """Load the component from bytes (see `MODEL_KEYS` for which settings
+        are restored). Nothing changes if the data is invalid.
+
+        bytes_data (bytes): Data from `to_bytes`.
+        exclude (Iterable[str]): Serialization fields to leave out.
+        RETURNS (PhiCRF): The component.
+        """
+        loaded: Dict[str, Any] = {}
+        deserializers = {
+            "cfg": lambda b: loaded.update(cfg=srsly.json_loads(b)),
+            "lexicons": lambda b: loaded.update(lexicons=srsly.json_loads(b)),
+            "model": lambda b: loaded.update(model=b),
+        }
+        util.from_bytes(bytes_data, deserializers, exclude)
+        self._restore(loaded)
+        return self
+
+    def to_disk(
+        self, path: Union[str, Path], *, exclude: Iterable[str] = SimpleFrozenList()
+    ) -> None:
+        """Save the cfg, the lexicons and the CRFsuite model file ("model",
+        not written for an untrained component) to a directory.
+
+        path (Union[str, Path]): The directory.
+        exclude (Iterable[str]): Serialization fields to leave out.
+        """
+        serializers = {
+            "cfg": lambda p: srsly.write_json(p, self.cfg),
+            "lexicons": lambda p: srsly.write_json(p, self._lexicon_data()),
+            "model": self._write_model,
+        }
+        util.to_disk(util.ensure_path(path), serializers, exclude)
+
+    def from_disk(
+        self, path: Union[str, Path], *, exclude: Iterable[str] = SimpleFrozenList()
+    ) -> "PhiCRF":
+        """Load the component from a directory written by `to_disk` (as
+        `from_bytes`).
+
+        path (Union[str, Path]): The directory.
+        exclude (Iterable[str]): Serialization fields to leave out.
+        RETURNS (PhiCRF): The component.
+        """
+        loaded: Dict[str, Any] = {}
+
+        def read(key: str, reader: Callable[[Path], Any]) -> Callable[[Path], None]:
+            def load(p: Path) -> None:
+                if p.exists():
+                    loaded[key] = reader(p)
+
+            return load
+
+        deserializers = {
+            "cfg": read("cfg", srsly.read_json),
+            "lexicons": read("lexicons", srsly.read_json),
+            "model": read("model", Path.read_bytes),
+        }
+        util.from_disk(util.ensure_path(path), deserializers, exclude)
+        self._restore(loaded)
+        return self
+
+    def _write_model(self, path: Path) -> None:
+        """Write the model file, or remove a stale one if untrained."""
+        if self.model_bytes:
+            path.write_bytes(self.model_bytes)
+        else:
+            path.unlink(missing_ok=True)
+
+    def _lexicon_data(self) -> List[Dict[str, Any]]:
+        return [lexicon.to_dict() for lexicon in self.lexicons]
+
+    def _restore(self, loaded: Dict[str, Any]) -> None:
+        """Check and apply loaded data: the model settings from the stored
+        cfg, the lexicons and the model (none if the data has none)."""
+        stored = loaded.get("cfg", {})
+        cfg = dict(self.cfg)
+        cfg.update({key: stored[key] for key in MODEL_KEYS if key in stored})
+        if cfg["features_version"] != FEATURES_VERSION:
+            raise ValueError(
+                f"'{self.name}' was saved with features "
+                f"{cfg['features_version']!r}; this version of spacy-deid "
+                f"computes {FEATURES_VERSION!r}: retrain the model"
+            )
+        cfg = _checked_cfg(cfg)
+        lexicons = self.lexicons
+        if "lexicons" in loaded:
+            lexicons = tuple(Lexicon.from_dict(d) for d in loaded["lexicons"])
+        if cfg["dictionaries"] and not lexicons:
+            lexicons = default_lexicons()
+        model = loaded.get("model") or None
+        weights = None
+        if model is not None:
+            weights = CRFWeights.from_model(model, biluo_tag_names(cfg["labels"]))
+        self.cfg, self.lexicons = cfg, lexicons
+        self._matcher = self._make_matcher()
+        self.model_bytes, self._weights = model, weights
+        for label in cfg["labels"]:
+            self.vocab.strings.add(label)
+
+
+def gold_segments(tags: Sequence[Optional[str]]) -> List[Tuple[int, int]]:
+    """The runs of tokens whose gold tag is known.
+
+    tags (Sequence[Optional[str]]): Gold tags; None, "" or "-" is missing.
+    RETURNS (List[Tuple[int, int]]): (start, end) of each non-empty run.
+    """
+    segments = []
+    start = None
+    for i, tag in enumerate(list(tags) + [None]):
+        known = tag not in MISSING_TAGS
+        if known and start is None:
+            start = i
+        elif not known and start is not None:
+            segments.append((start, i))
+            start = None
+    return segments
+
+
+def _known_tag(tag: Optional[str], keep: Optional[Set[str]]) -> Optional[str]:
+    """The gold tag, or None if it is missing or its label is not kept."""
+    if tag in MISSING_TAGS or tag == "O" or keep is None:
+        return tag
+    return tag if tag[2:] in keep else None
+
+
+def _not_phi_mask(doc: Doc) -> np.ndarray:
+    """Boolean (n_tokens,): tokens inside known non-PHI found by the rules
+    (`doc.spans["phi_not"]`, e.g. the "2/10" of a pain score)."""
+    mask = np.zeros(len(doc), dtype=bool)
+    if NOT_PHI_KEY in doc.spans:
+        for span in doc.spans[NOT_PHI_KEY]:
+            mask[span.start : span.end] = True
+    return mask
+
+
+def _set_extensions(span: Span, score: float) -> None:
+    span._.phi_source = SOURCE
+    span._.phi_score = score
+
+
+def _label_list(labels: Any, name: str) -> List[str]:
+    """Validate a list of label strings (not a string)."""
+    if isinstance(labels, str) or not all(isinstance(x, str) for x in labels):
+        raise ValueError(f"{name} must be a list of label strings")
+    for label in labels:
+        if not label or not label.isprintable() or any(c.isspace() for c in label):
+            raise ValueError(f"{name}: {label!r} is empty or has spaces")
+    return list(labels)
+
+
+def _checked_cfg(cfg: Dict[str, Any]) -> Dict[str, Any]:
+    """Validate the cfg and normalise its types; a ValueError names the bad
+    setting."""
+    cfg = dict(cfg)
+    if cfg["algorithm"] not in ALGORITHMS:
+        raise ValueError(f"algorithm must be one of {ALGORITHMS}")
+    for key in ("window", "max_iterations"):
+        if isinstance(cfg[key], bool) or int(cfg[key]) != cfg[key]:
+            raise ValueError(f"{key} must be an integer")
+        cfg[key] = int(cfg[key])
+    if cfg["window"] < 0 or cfg["max_iterations"] < 1:
+        raise ValueError("window must be >= 0 and max_iterations >= 1")
+    for key in ("c1", "c2", "min_freq"):
+        cfg[key] = float(cfg[key])
+        if not cfg[key] >= 0:
+            raise ValueError(f"{key} must be >= 0")
+    for key in ("dictionaries", "all_possible_transitions", "overwrite_ents"):
+        cfg[key] = bool(cfg[key])
+    cfg["recall_bias"] = float(cfg["recall_bias"])
+    if not math.isfinite(cfg["recall_bias"]):
+        raise ValueError("recall_bias must be a finite number")
+    key = cfg["spans_key"]
+    if key is not None and (not isinstance(key, str) or not key):
+        raise ValueError("spans_key must be None or a non-empty string")
+    cfg["labels"] = _label_list(cfg["labels"], "labels")
+    cfg["protected_labels"] = _label_list(cfg["protected_labels"], "protected_labels")
+    cfg["thresholds"] = _checked_thresholds(cfg["thresholds"])
+    return cfg
+
+
+def _checked_thresholds(thresholds: Any) -> Dict[str, float]:
+    """Validate thresholds: a dict of label (or "*") -> number in [0, 1]."""
+    if not isinstance(thresholds, dict):
+        raise ValueError("thresholds must be a dict of label -> minimum phi_score")
+    checked = {}
+    for label, value in thresholds.items():
+        if not isinstance(label, str) or isinstance(value, bool):
+            raise ValueError("thresholds must map label strings to numbers")
+        checked[label] = float(value)
+        if not 0.0 <= checked[label] <= 1.0:
+            raise ValueError("thresholds must be between 0 and 1")
+    return checked
