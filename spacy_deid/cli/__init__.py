@@ -1,6 +1,6 @@
 """Command-line interface: `spacy-deid COMMAND ...` (see `spacy-deid --help`)."""
 
-from . import convert, evaluate, keygen, run, synth, vectors  # noqa: F401
+from . import audit, convert, evaluate, keygen, run, synth, vectors  # noqa: F401
 from ._app import app
 
 

@@ -1,0 +1,175 @@
+"""`spacy-deid audit GOLD DEID`: residual-risk report of de-identified output.
+
+Exit codes: 0 no HIPAA PHI string leaked; 1 error (unreadable input, or no
+gold note in the output); 2 bad command line; 4 some HIPAA PHI string leaked
+(listed by record id). Records rejected or absent are reported, not audited.
+"""
+
+import json
+import os
+from pathlib import Path
+from typing import Iterator, List, Optional, Set, Tuple
+
+import srsly
+import typer
+
+from ..corpus.atomic import atomic_path
+from ..corpus.errors import CorpusError
+from ..corpus.formats import FORMATS, no_notes_error, read_notes
+from ..corpus.jsonl import read_jsonl
+from ..corpus.labelmaps import LABEL_MAP_NAMES, get_label_map, map_note
+from ..corpus.types import Note
+from ..evaluate.audit import audit, format_audit, group_texts
+from ._app import app
+from .common import EXIT_FATAL, err
+
+EXIT_HIPAA_LEAK = 4
+SPANS_FILE = "spans.jsonl"
+
+
+def read_gold(path: Path, fmt: Optional[str], label_map: str) -> List[Note]:
+    """Read and relabel the gold notes; a corpus without notes is an error."""
+    mapping = get_label_map(label_map)
+    notes = [map_note(n, mapping) for n in read_notes(path, fmt, validate=True)]
+    if not notes:
+        raise CorpusError(no_notes_error(path, fmt))
+    return notes
+
+
+def _folder_texts(path: Path) -> Iterator[Tuple[str, str]]:
+    """(id, text) of a `spacy-deid run` folder output: spans.jsonl + ID.txt."""
+    spans = path / SPANS_FILE
+    if not spans.is_file():
+        raise CorpusError(f"'{path}' is a folder without {SPANS_FILE}")
+    with spans.open(encoding="utf8") as handle:
+        for lineno, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                note_id = str(json.loads(line)["id"])
+            except (json.JSONDecodeError, KeyError, TypeError):
+                raise CorpusError(f"{SPANS_FILE}, line {lineno}: no id") from None
+            text_path = path / f"{note_id}.txt"
+            if not text_path.is_file():
+                msg = f"{SPANS_FILE}, line {lineno}: no text file for '{note_id}'"
+                raise CorpusError(msg)
+            yield note_id, text_path.read_text(encoding="utf8")
+
+
+def read_deid(path: Path) -> dict:
+    """De-identified texts per id from `spacy-deid run` output (JSONL or
+    folder); spans are not read (they index the original text)."""
+    if not path.exists():
+        raise CorpusError(f"De-identified output does not exist: '{path}'")
+    if path.is_dir():
+        pairs = _folder_texts(path)
+    else:
+        pairs = ((n.id, n.text) for n in read_jsonl(path, validate=False))
+    return group_texts(pairs)
+
+
+def read_rejects(path: Optional[Path]) -> Set[str]:
+    """Ids in a `spacy-deid run --reject-file` file (records without an id
+    cannot be matched and are ignored)."""
+    if path is None:
+        return set()
+    if not path.is_file():
+        raise CorpusError(f"Reject file does not exist: '{path}'")
+    ids = set()
+    for lineno, line in enumerate(path.read_text(encoding="utf8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            raise CorpusError(f"{path.name}, line {lineno}: invalid JSON") from None
+        if isinstance(record, dict) and record.get("id") is not None:
+            ids.add(str(record["id"]))
+    return ids
+
+
+def write_report(path: Path, result: dict, show_text: bool) -> None:
+    """Write the JSON report atomically; a report with PHI is owner-only."""
+    with atomic_path(path) as tmp:
+        srsly.write_json(tmp, result)
+        if show_text:
+            os.chmod(tmp, 0o600)
+
+
+@app.command("audit", epilog="Exit codes: 0 no HIPAA leak, 1 error, 4 HIPAA leak.")
+def audit_cli(
+    gold_path: Path = typer.Argument(
+        ..., help="Original notes with gold spans: .jsonl, .spacy, i2b2 or BRAT"
+    ),
+    deid_path: Path = typer.Argument(
+        ..., help="Output of `spacy-deid run`: JSONL, or its output folder"
+    ),
+    json_path: Optional[Path] = typer.Option(
+        None, "--json", help="Write the full report as JSON (ids, counts, offsets)"
+    ),
+    top: int = typer.Option(10, "--top", min=0, help="Records to list for review"),
+    label_map: str = typer.Option(
+        "none", "--label-map", help=f"Relabel gold first: {LABEL_MAP_NAMES}"
+    ),
+    gold_format: Optional[str] = typer.Option(
+        None, "--gold-format", help=f"{FORMATS} (default: detect)"
+    ),
+    reject_file: Optional[Path] = typer.Option(
+        None,
+        "--rejects",
+        help="The run's --reject-file, to tell rejected records from absent ones",
+    ),
+    min_length: int = typer.Option(
+        2, "--min-length", min=1, help="Skip gold strings shorter than this"
+    ),
+    show_text: bool = typer.Option(
+        False,
+        "--show-text",
+        help="Put the leaked strings in the --json file (IT THEN CONTAINS PHI); "
+        "never printed",
+    ),
+) -> None:
+    """Report which gold PHI strings survive verbatim in de-identified output.
+
+    Per label and HIPAA category: leaked strings, leak rates (all labels and
+    HIPAA labels), the records to review first (ids, counts, labels), and
+    records rejected, absent or extra. Exit code 0: no HIPAA leak; 4: some
+    HIPAA PHI string leaked; 1: an input could not be read, or no gold
+    note is in DEID.
+    """
+    if label_map not in LABEL_MAP_NAMES:
+        raise typer.BadParameter(f"--label-map must be one of {LABEL_MAP_NAMES}")
+    if gold_format is not None and gold_format not in FORMATS:
+        raise typer.BadParameter(f"--gold-format must be one of {FORMATS}")
+    if show_text and json_path is None:
+        raise typer.BadParameter("--show-text needs --json (text is never printed)")
+    try:
+        gold = read_gold(gold_path, gold_format, label_map)
+        deid = read_deid(deid_path)
+        rejected = read_rejects(reject_file)
+    except (CorpusError, OSError, UnicodeDecodeError) as error:
+        err(f"Error: {type(error).__name__}: {_safe(error)}")
+        raise typer.Exit(EXIT_FATAL) from None
+    result = audit(gold, deid, rejected, min_length=min_length, show_text=show_text)
+    if result["notes"]["audited"] == 0:
+        err(f"Error: no gold note id of '{gold_path}' is in '{deid_path}'")
+        raise typer.Exit(EXIT_FATAL)
+    typer.echo(format_audit(result, top=top), nl=False)
+    if json_path is not None:
+        write_report(json_path, result, show_text)
+        if show_text:
+            err(f"WARNING: {json_path} CONTAINS PHI (leaked strings): protect it")
+        typer.echo(f"Wrote {json_path}")
+    if result["hipaa_leak"]:
+        err("HIPAA PHI leaked: exit code 4")
+        raise typer.Exit(EXIT_HIPAA_LEAK)
+
+
+def _safe(error: Exception) -> str:
+    """An error message without note text: our corpus errors name records and
+    lines only; others are reduced to their file name and reason."""
+    if isinstance(error, CorpusError):
+        return str(error)
+    if isinstance(error, OSError):
+        return f"{error.filename or ''} {error.strerror or ''}".strip()
+    return "cannot decode the file as UTF-8"

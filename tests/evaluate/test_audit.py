@@ -1,0 +1,328 @@
+"""`spacy-deid audit`: residual-risk report of de-identified output."""
+
+import json
+import stat
+import warnings
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from spacy_deid.cli import audit as audit_cmd  # noqa: F401  (registers the command)
+from spacy_deid.cli._app import app
+from spacy_deid.corpus.errors import CorpusError
+from spacy_deid.corpus.types import Note, PhiSpan
+from spacy_deid.evaluate.audit import audit, format_audit, group_texts
+
+# Fictional notes: (id, text, [(surface, label)]) and their de-identified text.
+GOLD = [
+    (
+        "a",
+        "Pt John Smith seen 2020-01-02 at Mercy Hospital by Dr Ann Lee.",
+        [
+            ("John Smith", "PATIENT"),
+            ("2020-01-02", "DATE"),
+            ("Mercy Hospital", "HOSPITAL"),
+            ("Ann Lee", "DOCTOR"),
+        ],
+    ),
+    (
+        "b",
+        "Maria Lopez called from 555-0142 on 03/04/2021. Seen by Dr Kevin Park.",
+        [
+            ("Maria Lopez", "PATIENT"),
+            ("555-0142", "PHONE"),
+            ("03/04/2021", "DATE"),
+            ("Kevin Park", "DOCTOR"),
+        ],
+    ),
+    (
+        "c",
+        "Dr Helen Ward reviewed the chart of Tom Baker.",
+        [("Helen Ward", "DOCTOR"), ("Tom Baker", "PATIENT")],
+    ),
+    ("d", "Rejected note of Paul Green.", [("Paul Green", "PATIENT")]),
+    ("e", "Lost note of Sara Hill.", [("Sara Hill", "PATIENT")]),
+]
+DEID = {
+    # the patient name and the date left (2 HIPAA leaks)
+    "a": "Pt John Smith seen 2020-01-02 at [HOSPITAL] by Dr [DOCTOR].",
+    # the date and the doctor left (1 HIPAA leak, 2 in all)
+    "b": "[PATIENT] called from [PHONE] on 03/04/2021. Seen by Dr Kevin Park.",
+    # only the doctor left (not HIPAA)
+    "c": "Dr Helen Ward reviewed the chart of [PATIENT].",
+    "z": "A record that is not in gold.",
+}
+PHI_STRINGS = [surface for _, _, spans in GOLD for surface, _ in spans]
+
+
+def make_note(note_id: str, text: str, spans) -> Note:
+    found = []
+    for surface, label in spans:
+        start = text.index(surface)
+        found.append(PhiSpan(start, start + len(surface), label))
+    return Note(note_id, text, found)
+
+
+def gold_notes():
+    return [make_note(*row) for row in GOLD]
+
+
+def write_jsonl(path: Path, records) -> Path:
+    lines = [json.dumps(r, ensure_ascii=False) for r in records]
+    path.write_text("\n".join(lines) + "\n", encoding="utf8")
+    return path
+
+
+@pytest.fixture
+def files(tmp_path):
+    gold = write_jsonl(tmp_path / "gold.jsonl", [n.to_dict() for n in gold_notes()])
+    deid = [{"id": i, "text": t, "spans": []} for i, t in DEID.items()]
+    deid_path = write_jsonl(tmp_path / "deid.jsonl", deid)
+    rejects = [{"id": "d", "line": 4, "error": "DeidCheckError"}]
+    rejects_path = write_jsonl(tmp_path / "rejects.jsonl", rejects)
+    return gold, deid_path, rejects_path
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(app, ["audit", *map(str, args)])
+
+
+def assert_no_phi(*outputs: str) -> None:
+    for output in outputs:
+        for surface in PHI_STRINGS:
+            assert surface not in output
+
+
+def test_audit_counts_and_categories():
+    texts = group_texts(DEID.items())
+    result = audit(gold_notes(), texts, rejected=["d"])
+    assert result["overall"] == {"leaked": 5, "total": 10, "rate": 0.5}
+    assert result["hipaa"] == {"leaked": 3, "total": 6, "rate": 0.5}
+    assert result["hipaa_leak"] is True
+    per_label = result["per_label"]
+    assert per_label["PATIENT"]["leaked"] == 1 and per_label["PATIENT"]["total"] == 3
+    assert per_label["DATE"]["rate"] == 1.0 and per_label["DATE"]["hipaa"] is True
+    assert per_label["DOCTOR"]["leaked"] == 2 and per_label["DOCTOR"]["hipaa"] is False
+    assert per_label["HOSPITAL"]["leaked"] == 0 and per_label["PHONE"]["leaked"] == 0
+    categories = result["per_hipaa_category"]
+    assert list(categories) == ["NAME", "DATE", "CONTACT"]
+    assert categories["NAME"] == {"leaked": 1, "total": 3, "rate": 1 / 3}
+    assert categories["CONTACT"]["leaked"] == 0
+    assert result["leaked_hipaa_categories"] == ["NAME", "DATE"]
+    notes = result["notes"]
+    assert notes["gold"] == 5 and notes["audited"] == 3
+    assert notes["rejected"] == ["d"] and notes["absent"] == ["e"]
+    assert notes["extra"] == ["z"] and notes["repeated"] == []
+    assert result["unknown_labels"] == [] and result["contains_text"] is False
+
+
+def test_audit_ranks_records_by_hipaa_leaks_then_all_leaks():
+    records = audit(gold_notes(), group_texts(DEID.items()))["records"]
+    assert [(r["id"], r["hipaa_leaks"], r["leaks"]) for r in records] == [
+        ("a", 2, 2),
+        ("b", 1, 2),
+        ("c", 0, 1),
+    ]
+    assert records[1]["labels"] == {"DATE": 1, "DOCTOR": 1}
+    text = GOLD[0][1]
+    assert records[0]["spans"][0] == {
+        "start": text.index("John Smith"),
+        "end": text.index("John Smith") + len("John Smith"),
+        "label": "PATIENT",
+        "hipaa": True,
+        "category": "NAME",
+    }
+    # c fully leaked: 1 HIPAA, 2 in all, like b, which comes first in gold
+    deid = dict(DEID, c="Dr Helen Ward reviewed the chart of Tom Baker.")
+    ranked = audit(gold_notes(), group_texts(deid.items()))["records"]
+    assert [r["id"] for r in ranked] == ["a", "b", "c"]
+    # a: 1 HIPAA, 1 in all; b and c: 1 HIPAA, 2 in all (then gold order)
+    deid["a"] = "Pt [PATIENT] seen 2020-01-02 at [HOSPITAL] by Dr [DOCTOR]."
+    ranked = audit(gold_notes(), group_texts(deid.items()))["records"]
+    assert [(r["id"], r["hipaa_leaks"], r["leaks"]) for r in ranked] == [
+        ("b", 1, 2),
+        ("c", 1, 2),
+        ("a", 1, 1),
+    ]
+
+
+def test_audit_repeated_output_ids_leak_if_any_copy_leaks():
+    pairs = [("c", DEID["c"]), ("c", "Dr [DOCTOR] reviewed the chart of Tom Baker.")]
+    result = audit([make_note(*GOLD[2])], group_texts(pairs))
+    assert result["notes"]["repeated"] == ["c"]
+    assert result["overall"]["leaked"] == 2 and result["hipaa_leak"] is True
+    # a plain {id: text} mapping is read as one text per id
+    single = audit([make_note(*GOLD[2])], {"c": DEID["c"]})
+    assert single["overall"]["leaked"] == 1 and single["notes"]["repeated"] == []
+
+
+def test_audit_rejects_repeated_gold_ids():
+    with pytest.raises(CorpusError, match="'a'"):
+        audit(gold_notes() + [make_note(*GOLD[0])], {})
+
+
+def test_audit_unknown_labels_count_as_hipaa():
+    note = Note("m", "Dra. Lucia Fernandez", [PhiSpan(5, 20, "NOMBRE_PERSONAL")])
+    result = audit([note], {"m": [note.text]})
+    assert result["unknown_labels"] == ["NOMBRE_PERSONAL"]
+    assert result["hipaa_leak"] is True
+    assert result["leaked_hipaa_categories"] == ["UNKNOWN"]
+
+
+def test_format_audit_has_ids_and_counts_only():
+    result = audit(gold_notes(), group_texts(DEID.items()), rejected=["d"])
+    report = format_audit(result, top=1)
+    assert "Records to review first (1 of 3)" in report
+    assert "  a: 2 HIPAA, 2 in all (DATE 1, PATIENT 1)" in report
+    assert "HIPAA categories with leaks: NAME, DATE" in report
+    assert "1 records rejected by the run" in report and ": d" in report
+    assert "absent from the de-identified output (not audited): e" in report
+    assert "not in gold: z" in report
+    assert_no_phi(report)
+
+
+def test_cli_hipaa_leak_exit_4_and_json_shape(files, tmp_path):
+    gold, deid, rejects = files
+    out = tmp_path / "report" / "audit.json"
+    result = invoke(gold, deid, "--json", out, "--rejects", rejects, "--top", 2)
+    assert result.exit_code == 4, result.stderr
+    assert "Records to review first (2 of 3)" in result.stdout
+    assert "exit code 4" in result.stderr
+    assert_no_phi(result.stdout, result.stderr, out.read_text(encoding="utf8"))
+    report = json.loads(out.read_text(encoding="utf8"))
+    assert set(report) == {
+        "overall", "hipaa", "hipaa_leak", "per_label", "per_hipaa_category",
+        "leaked_hipaa_categories", "unknown_labels", "records", "notes",
+        "skipped", "min_length", "contains_text",
+    }  # fmt: skip
+    assert [r["id"] for r in report["records"]] == ["a", "b", "c"]  # all, not --top
+    assert report["notes"]["rejected"] == ["d"]
+    assert report["notes"]["absent"] == ["e"]
+    assert report["notes"]["extra"] == ["z"]
+    assert all("text" not in s for r in report["records"] for s in r["spans"])
+
+
+def test_cli_exit_0_without_hipaa_leak(tmp_path):
+    gold = write_jsonl(tmp_path / "g.jsonl", [make_note(*GOLD[2]).to_dict()])
+    deid = write_jsonl(tmp_path / "d.jsonl", [{"id": "c", "text": DEID["c"]}])
+    result = invoke(gold, deid)
+    assert result.exit_code == 0, result.stderr
+    assert "HIPAA labels: 0/1 (0.00%)" in result.stdout
+    assert "  c: 0 HIPAA, 1 in all (DOCTOR 1)" in result.stdout
+    assert_no_phi(result.stdout, result.stderr)
+
+
+def test_cli_show_text_writes_phi_only_to_json(files, tmp_path):
+    gold, deid, _ = files
+    out = tmp_path / "audit.json"
+    result = invoke(gold, deid, "--json", out, "--show-text")
+    assert result.exit_code == 4
+    assert "CONTAINS PHI" in result.stderr
+    assert_no_phi(result.stdout, result.stderr)
+    report = json.loads(out.read_text(encoding="utf8"))
+    assert report["contains_text"] is True
+    texts = [s["text"] for s in report["records"][0]["spans"]]
+    assert texts == ["John Smith", "2020-01-02"]
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600
+    refused = invoke(gold, deid, "--show-text")
+    assert refused.exit_code == 2
+    assert_no_phi(refused.stdout, refused.stderr)
+
+
+def test_cli_reads_run_folder_output(tmp_path):
+    gold = write_jsonl(tmp_path / "g.jsonl", [n.to_dict() for n in gold_notes()[:2]])
+    folder = tmp_path / "out"
+    folder.mkdir()
+    write_jsonl(folder / "spans.jsonl", [{"id": "a", "spans": []}, {"id": "b"}])
+    (folder / "a.txt").write_text("Pt [PATIENT] seen [DATE] at [H] by Dr [D].")
+    (folder / "b.txt").write_text(DEID["b"])
+    result = invoke(gold, folder, "--json", tmp_path / "r.json")
+    assert result.exit_code == 4
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert [(r["id"], r["hipaa_leaks"]) for r in report["records"]] == [("b", 1)]
+    (folder / "b.txt").unlink()
+    broken = invoke(gold, folder)
+    assert broken.exit_code == 1 and "no text file for 'b'" in broken.stderr
+
+
+def test_cli_bad_input_exit_1_without_text(tmp_path, files):
+    gold, _, _ = files
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": "a", "text": "John Smith"}\nnot json\n')
+    result = invoke(gold, bad)
+    assert result.exit_code == 1 and "line 2" in result.stderr
+    assert_no_phi(result.stdout, result.stderr)
+    assert invoke(gold, tmp_path / "none.jsonl").exit_code == 1
+    other = write_jsonl(tmp_path / "other.jsonl", [{"id": "x", "text": "[PATIENT]"}])
+    unrelated = invoke(gold, other)
+    assert unrelated.exit_code == 1 and "no gold note id" in unrelated.stderr
+    assert invoke(gold, bad, "--label-map", "nope").exit_code == 2
+
+
+MEDDOCAN = (
+    "m1",
+    "Paciente: Juan Garcia Perez. Ingreso: 12/05/2019. Medico: Dra. Lucia Fernandez.",
+    [
+        ("Juan Garcia Perez", "NOMBRE_SUJETO_ASISTENCIA"),
+        ("12/05/2019", "FECHAS"),
+        ("Lucia Fernandez", "NOMBRE_PERSONAL_SANITARIO"),
+        ("Paciente", "FAMILIARES_SUJETO_ASISTENCIA"),
+    ],
+)
+MEDDOCAN_DEID = "Paciente: [NOMBRE]. Ingreso: [FECHA]. Medico: Dra. Lucia Fernandez."
+
+
+def test_cli_label_mapped_meddocan(tmp_path):
+    gold = write_jsonl(tmp_path / "g.jsonl", [make_note(*MEDDOCAN).to_dict()])
+    deid = write_jsonl(tmp_path / "d.jsonl", [{"id": "m1", "text": MEDDOCAN_DEID}])
+    out = tmp_path / "r.json"
+    mapped = invoke(gold, deid, "--label-map", "meddocan2i2b2", "--json", out)
+    assert mapped.exit_code == 0, mapped.stderr
+    report = json.loads(out.read_text())
+    # FAMILIARES is dropped by the map; the clinician's name is not HIPAA
+    assert set(report["per_label"]) == {"PATIENT", "DATE", "DOCTOR"}
+    assert report["per_label"]["DOCTOR"]["leaked"] == 1
+    assert report["hipaa"] == {"leaked": 0, "total": 2, "rate": 0.0}
+    assert "Lucia" not in mapped.stdout + mapped.stderr
+    unmapped = invoke(gold, deid, "--json", out)
+    assert unmapped.exit_code == 4  # unknown labels count as HIPAA
+    assert "counted as HIPAA" in unmapped.stdout
+    report = json.loads(out.read_text())
+    assert "NOMBRE_PERSONAL_SANITARIO" in report["unknown_labels"]
+    assert "Lucia" not in unmapped.stdout + unmapped.stderr
+
+
+def test_cli_audits_real_run_output(nlp_rules, tmp_path):
+    """The output of the runner (as `spacy-deid run` writes it) is audited:
+    what the rules replace does not leak, an uncued name does."""
+    from spacy_deid.records import Record
+    from spacy_deid.runner import deidentify_items
+
+    rows = [
+        (
+            "r1",
+            "Seen 09/14/2067. MRN: 7194334. Call 617-555-0199.",
+            [
+                ("09/14/2067", "DATE"),
+                ("7194334", "MEDICALRECORD"),
+                ("617-555-0199", "PHONE"),
+            ],
+        ),
+        ("r2", "Zorblax walked in today.", [("Zorblax", "PATIENT")]),
+    ]
+    gold = write_jsonl(tmp_path / "g.jsonl", [make_note(*r).to_dict() for r in rows])
+    records = [Record(i, r[0], r[1]) for i, r in enumerate(rows)]
+    with warnings.catch_warnings():  # no key given: an ephemeral one is used
+        warnings.simplefilter("ignore")
+        outputs = [o.to_dict() for o in deidentify_items(nlp_rules, records)]
+    deid = write_jsonl(tmp_path / "d.jsonl", outputs)
+    result = invoke(gold, deid, "--json", tmp_path / "r.json")
+    assert result.exit_code == 4, result.stderr
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert report["hipaa"] == {"leaked": 1, "total": 4, "rate": 0.25}
+    assert [(r["id"], r["labels"]) for r in report["records"]] == [
+        ("r2", {"PATIENT": 1})
+    ]
+    for surface in ("Zorblax", "7194334", "09/14/2067"):
+        assert surface not in result.stdout + result.stderr
