@@ -348,6 +348,7 @@ class SurrogateGenerator:
         """
         pieces = []
         last = 0
+        avoid = frozenset(names.get(AVOID_KEY, ())) if names else frozenset()
         matches = list(_NAME_TOKEN_RE.finditer(text))
         for i, match in enumerate(matches):
             token = match.group()
@@ -356,7 +357,7 @@ class SurrogateGenerator:
             if _is_initials(token):
                 pieces.append(self._initials(token, following, patient, names))
             else:
-                pieces.append(self._name_token(token, patient))
+                pieces.append(self._name_token(token, patient, avoid))
             last = match.end()
         pieces.append(text[last:])
         out = "".join(pieces)
@@ -430,16 +431,23 @@ class SurrogateGenerator:
         rng = self.rng("STATE", patient, normalize_text("state:" + abbr), attempt)
         return rng.choice([other for other in _STATE_LIST if other != abbr])
 
-    def _name_token(self, token: str, patient: str) -> str:
+    def _name_token(
+        self, token: str, patient: str, avoid: FrozenSet[str] = frozenset()
+    ) -> str:
+        """A surrogate name token: keyed per patient and token, never the token
+        itself nor (for tokens of 2+ letters) one of the `avoid` tokens, the
+        doc's other detected names."""
         lower = token.lower()
         if lower in NAME_KEEP_WORDS:
             return token
-        for attempt in range(20):
+        for attempt in range(40):
             rng = derive_rng(self.key, "v1", "NAME", patient, lower, str(attempt))
             if len(token) == 1:
                 new = rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
             else:
                 new = rng.choice(self._names.pool(lower, rng))
+                if new.lower() in avoid:
+                    continue
             if new.lower() != lower:
                 return apply_case(token, new) if len(token) > 1 else _case1(token, new)
         raise ValueError("Could not derive a different name token.")
@@ -610,8 +618,11 @@ def is_age_over_89(text: str, flags: Iterable[str] = ()) -> bool:
 
 # A NameContext maps initials ("JS") to the full name tokens they stand for
 # (("john", "smith")), and "L whalen" (an initial and the next token) to the
-# first name (("laura",)).
+# first name (("laura",)). Under AVOID_KEY it holds every name token of the
+# doc's name spans: a surrogate name token is never one of them, so a
+# surrogate never puts another detected (real) name of the note in the output.
 NameContext = Dict[str, Tuple[str, ...]]
+AVOID_KEY = ""
 
 
 def name_context(texts: Iterable[str]) -> NameContext:
@@ -621,12 +632,14 @@ def name_context(texts: Iterable[str]) -> NameContext:
     RETURNS (NameContext): The initials and what they stand for.
     """
     context: NameContext = {}
+    avoid: set = set()
     for text in texts:
         tokens = [
             match
             for match in _NAME_TOKEN_RE.finditer(text)
             if match.group().lower() not in NAME_KEEP_WORDS
         ]
+        avoid.update(m.group().lower() for m in tokens if not _is_initials(m.group()))
         run: List[str] = []
         for i, match in enumerate(tokens):
             token = match.group()
@@ -637,6 +650,7 @@ def name_context(texts: Iterable[str]) -> NameContext:
             if not _is_initials(token):
                 run.append(token.lower())
         _add_runs(context, run)
+    context[AVOID_KEY] = tuple(sorted(avoid))
     return context
 
 
