@@ -9,8 +9,17 @@ resolved per record by a `KnownPhiStore` (preset lists, and inheritance from
 earlier records of the same patient) and passed to the pipeline in the pipe
 context ("known_phi"); a `phi_known` component is added before
 `phi_surrogates` if the pipeline has none.
+
+Error policy (`on_error`): "reject" (default) drops a record whose processing
+or check failed; "redact-all" instead emits it with every character that is
+not whitespace, punctuation or a symbol replaced by "X" (same length, so
+offsets still line up), no spans, and `Result.rejected` set, so that callers
+still report it. Items that could not be parsed (no id or text) and records
+with an invalid known-PHI list are rejected under both policies. A record
+longer than `nlp.max_length` is not processed: it fails with "TooLong".
 """
 
+import unicodedata
 from bisect import bisect_right
 from collections import deque
 from dataclasses import dataclass, field, replace
@@ -49,6 +58,10 @@ KNOWN_LABEL_MAPS = {"meddocan2i2b2": "i2b22meddocan"}
 FAILED_KEY = "spacy_deid_failed"
 # Labels whose replacement may equal the original (ages <= 89 are kept).
 KEPT_LABELS = frozenset({"AGE"})
+ON_ERROR_REJECT = "reject"
+ON_ERROR_REDACT_ALL = "redact-all"
+ON_ERROR_POLICIES = (ON_ERROR_REJECT, ON_ERROR_REDACT_ALL)
+REDACT_CHAR = "X"
 
 
 @dataclass
@@ -59,9 +72,18 @@ class Result:
     id: str
     text: str
     spans: List[Dict[str, Any]] = field(default_factory=list)
+    # Set when the record failed and was redacted whole ("redact-all").
+    rejected: Optional[Rejected] = None
+
+    @property
+    def redacted_all(self) -> bool:
+        return self.rejected is not None
 
     def to_dict(self) -> Dict[str, Any]:
-        return {"id": self.id, "text": self.text, "spans": self.spans}
+        data: Dict[str, Any] = {"id": self.id, "text": self.text, "spans": self.spans}
+        if self.redacted_all:
+            data["redacted_all"] = True
+        return data
 
 
 Output = Union[Result, Rejected]
@@ -92,13 +114,15 @@ def check_deidentified(doc: Doc, spans: Sequence[Span]) -> str:
     out = doc._.deidentified
     if not isinstance(out, str) or doc._.offset_map is None:
         raise DeidCheckError("the pipeline did not set doc._.deidentified")
+    # `doc.text` is rebuilt from the tokens at each access: read it once.
+    text = doc.text
     regions = sorted(tuple(r) for r in doc._.offset_map)
     in_prev = out_prev = 0
     for in_s, in_e, out_s, out_e in regions:
-        if doc.text[in_prev:in_s] != out[out_prev:out_s]:
+        if text[in_prev:in_s] != out[out_prev:out_s]:
             raise DeidCheckError("the de-identified text does not match the offset map")
         in_prev, out_prev = in_e, out_e
-    if doc.text[in_prev:] != out[out_prev:]:
+    if text[in_prev:] != out[out_prev:]:
         raise DeidCheckError("the de-identified text does not match the offset map")
     starts = [region[0] for region in regions]
     for span in spans:
@@ -108,7 +132,7 @@ def check_deidentified(doc: Doc, spans: Sequence[Span]) -> str:
         if i < 0 or regions[i][1] < span.end_char:
             raise DeidCheckError(f"a {span.label_} span was not replaced")
         in_s, in_e, out_s, out_e = regions[i]
-        if span.label_ not in KEPT_LABELS and doc.text[in_s:in_e] == out[out_s:out_e]:
+        if span.label_ not in KEPT_LABELS and text[in_s:in_e] == out[out_s:out_e]:
             raise DeidCheckError(f"a {span.label_} span was replaced by itself")
     return out
 
@@ -118,10 +142,11 @@ def doc_to_result(record: Record, doc: Doc, with_offsets: bool = False) -> Resul
     de-identified (fail closed)."""
     if doc.text != record.text:
         raise DeidCheckError("the pipeline changed the input text")
-    deidentified = check_deidentified(doc, doc.ents)
+    ents = doc.ents
+    deidentified = check_deidentified(doc, ents)
     spans = []
     out_offsets = {(s, e): (os_, oe) for s, e, os_, oe in doc._.offset_map}
-    for ent in doc.ents:
+    for ent in ents:
         span: Dict[str, Any] = {
             "start": ent.start_char,
             "end": ent.end_char,
@@ -132,6 +157,23 @@ def doc_to_result(record: Record, doc: Doc, with_offsets: bool = False) -> Resul
             span["out_start"], span["out_end"] = out_s, out_e
         spans.append(span)
     return Result(record.index, record.id, deidentified, spans)
+
+
+def _keep_char(char: str) -> bool:
+    """Whether `redact_all_text` keeps a character: whitespace, punctuation
+    and symbols, which carry no identifier."""
+    return char.isspace() or unicodedata.category(char)[0] in "PS"
+
+
+def redact_all_text(text: str) -> str:
+    """Replace every character but whitespace, punctuation and symbols by "X".
+    The result has the same length, so offsets still line up."""
+    return "".join(c if _keep_char(c) else REDACT_CHAR for c in text)
+
+
+def redact_all(record: Record, rejected: Rejected) -> Result:
+    """The whole-note redaction of a record that failed (`on_error="redact-all"`)."""
+    return Result(record.index, record.id, redact_all_text(record.text), [], rejected)
 
 
 def _context(record: Record) -> Dict[str, Any]:
@@ -154,8 +196,13 @@ class MarkFailed:
 def _one(nlp: Language, record: Record, with_offsets: bool) -> Output:
     """Process one record on its own; any error rejects only this record."""
     try:
-        pairs = list(nlp.pipe([(record.text, _context(record))], as_tuples=True))
-        return doc_to_result(record, pairs[0][0], with_offsets)
+        with nlp.memory_zone():
+            pairs = list(nlp.pipe([(record.text, _context(record))], as_tuples=True))
+            if not pairs:
+                # A failing component dropped the doc (see `MarkFailed`).
+                error = "ProcessingError: a component failed and dropped the doc"
+                return Rejected(record.index, record.id, error, record.line)
+            return doc_to_result(record, pairs[0][0], with_offsets)
     except Exception as err:  # noqa: BLE001 - fail closed, whatever the error
         return Rejected(record.index, record.id, _error_name(err), record.line)
 
@@ -186,15 +233,19 @@ def patient_batches(
 def _single_process(
     nlp: Language, records: Iterable[Record], batch_size: int, with_offsets: bool
 ) -> Iterator[Output]:
-    """Batches in this process; a failing batch is redone record by record."""
+    """Batches in this process; a failing batch is redone record by record.
+    Each batch runs in `nlp.memory_zone()`, so the strings of the notes (PHI
+    included) do not stay in the vocab: memory stays flat over any number of
+    notes and a pipeline saved after a run holds none of them."""
     max_size = max(batch_size, MAX_PATIENT_BATCH)
     for batch in patient_batches(records, batch_size, max_size):
         try:
-            pairs = nlp.pipe(((r.text, _context(r)) for r in batch), as_tuples=True)
-            results = [
-                doc_to_result(r, doc, with_offsets)
-                for r, (doc, _) in zip(batch, pairs, strict=True)
-            ]
+            with nlp.memory_zone():
+                pairs = nlp.pipe(((r.text, _context(r)) for r in batch), as_tuples=True)
+                results = [
+                    doc_to_result(r, doc, with_offsets)
+                    for r, (doc, _) in zip(batch, pairs, strict=True)
+                ]
         except Exception:  # noqa: BLE001 - isolate the bad record below
             results = [_one(nlp, r, with_offsets) for r in batch]
         yield from results
@@ -301,6 +352,7 @@ def deidentify_items(
     batch_size: int = 64,
     with_offsets: bool = False,
     known: Optional[KnownPhiStore] = None,
+    on_error: str = ON_ERROR_REJECT,
 ) -> Iterator[Output]:
     """De-identify a stream of records, passing rejections through in order.
 
@@ -315,12 +367,20 @@ def deidentify_items(
     with_offsets (bool): Add `out_start`/`out_end` (offsets in the output) to spans.
     known (Optional[KnownPhiStore]): Preset known PHI and the per-patient
         inheritance cache; None: a new `KnownPhiStore()` (no presets).
+    on_error (str): "reject": a record whose processing or check failed comes
+        out as `Rejected`; "redact-all": as a `Result` with all its text
+        redacted (see `redact_all`), no spans, and `rejected` set.
     RETURNS (Iterator[Output]): Results and rejections, in input order.
     """
+    if on_error not in ON_ERROR_POLICIES:
+        raise ValueError(f"on_error must be one of {', '.join(ON_ERROR_POLICIES)}")
     install_extensions()
     check_pipeline(nlp)
     store = known if known is not None else KnownPhiStore()
-    waiting: Deque[Rejected] = deque()
+    waiting: Deque[Output] = deque()
+    # Records sent to the pipeline and not yet output (for "redact-all").
+    in_flight: Dict[int, Record] = {}
+    redact = on_error == ON_ERROR_REDACT_ALL
 
     def good() -> Iterator[Record]:
         for item in items:
@@ -333,6 +393,18 @@ def deidentify_items(
                 error_text = f"InvalidRecord: {error}"
                 waiting.append(Rejected(item.index, item.id, error_text, item.line))
                 continue
+            if len(record.text) > nlp.max_length:
+                too_long = Rejected(
+                    record.index,
+                    record.id,
+                    f"TooLong: {len(record.text)} characters, more than the "
+                    f"pipeline's max_length ({nlp.max_length})",
+                    record.line,
+                )
+                waiting.append(redact_all(record, too_long) if redact else too_long)
+                continue
+            if redact:
+                in_flight[record.index] = record
             yield record
 
     added = ensure_known_pipe(nlp)
@@ -346,6 +418,9 @@ def deidentify_items(
         for output in outputs:
             while waiting and waiting[0].index < output.index:
                 yield waiting.popleft()
+            record = in_flight.pop(output.index, None)
+            if record is not None and isinstance(output, Rejected):
+                output = redact_all(record, output)
             yield output
         yield from waiting
     finally:

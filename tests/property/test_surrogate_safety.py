@@ -276,13 +276,9 @@ def test_generated_notes_replace_every_name_token():
     assert checked > 50
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="runner does not use nlp.memory_zone(): the notes' tokens, PHI "
-    "included, stay in nlp.vocab.strings and go into a later to_disk/to_bytes",
-)
 def test_runner_leaves_no_phi_in_vocab():
+    """The runner processes in `nlp.memory_zone()`: no note's PHI stays in the
+    vocab or goes into a later to_bytes/to_disk of the pipeline."""
     nlp = new_pipeline()
     before = nlp.to_bytes()
     items = synth_items(20, seed=45)
