@@ -44,13 +44,14 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 import spacy_deid
-from spacy_deid.corpus import Note, PhiSpan
+from spacy_deid.corpus import Note
 from spacy_deid.evaluate.significance import approximate_randomization
 from spacy_deid.merge.component import PhiMerger
 from spacy_deid.ner.component import merge_ents
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from ner_targets import (  # noqa: E402
+from ner_targets import (
+    docs_to_notes,  # noqa: E402
     accuracy_figures,
     find_es_dev,
     format_table,
@@ -132,18 +133,6 @@ def systems(nlp: Language) -> Dict[str, System]:
     }
 
 
-def to_notes(gold: List[Note], docs: List[Doc]) -> List[Note]:
-    """Predicted notes from `doc.ents`, with the gold notes' ids."""
-    return [
-        Note(
-            id=note.id,
-            text=note.text,
-            spans=[PhiSpan(e.start_char, e.end_char, e.label_) for e in doc.ents],
-        )
-        for note, doc in zip(gold, docs, strict=True)
-    ]
-
-
 def run_systems(
     lang: str, pipeline: str, gold: List[Note], crf_dir: Path, batch_size: int
 ) -> Dict[str, List[Note]]:
@@ -161,9 +150,11 @@ def run_systems(
     for name, system in systems(nlp).items():
         for doc, doc_rules in zip(docs, rules, strict=True):
             doc.set_ents(system(doc, doc_rules), default="outside")
-        preds[name] = to_notes(gold, [_finish(doc, finish) for doc in _copies(docs)])
+        preds[name] = docs_to_notes(
+            gold, [_finish(doc, finish) for doc in _copies(docs)]
+        )
         consistent = consistency.apply(_copies(docs), by_patient=True)
-        preds[name + " + consistency"] = to_notes(
+        preds[name + " + consistency"] = docs_to_notes(
             gold, [_finish(doc, finish) for doc in consistent]
         )
     return preds

@@ -47,10 +47,11 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import spacy
 from spacy.language import Language
+from spacy.tokens import Doc
 
 import spacy_deid
 from spacy_deid.corpus import CorpusError, Note, PhiSpan, read_jsonl
@@ -193,11 +194,19 @@ def read_gold(path: Path, limit: Optional[int]) -> List[Note]:
 def predict(nlp: Language, notes: List[Note], batch_size: int) -> List[Note]:
     """Run the pipeline; predicted notes carry the same ids and `doc.ents`."""
     texts = (note.text for note in notes)
-    pred = []
-    for note, doc in zip(notes, nlp.pipe(texts, batch_size=batch_size), strict=True):
-        spans = [PhiSpan(e.start_char, e.end_char, e.label_) for e in doc.ents]
-        pred.append(Note(id=note.id, text=note.text, spans=spans))
-    return pred
+    return docs_to_notes(notes, nlp.pipe(texts, batch_size=batch_size))
+
+
+def docs_to_notes(gold: List[Note], docs: Iterable[Doc]) -> List[Note]:
+    """Predicted notes (`doc.ents`), with the gold notes' ids and texts."""
+    return [
+        Note(
+            id=note.id,
+            text=note.text,
+            spans=[PhiSpan(e.start_char, e.end_char, e.label_) for e in doc.ents],
+        )
+        for note, doc in zip(gold, docs, strict=True)
+    ]
 
 
 def accuracy_figures(gold: List[Note], pred: List[Note]) -> Dict[str, Any]:

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ner_targets import (
+    docs_to_notes,
     SURROGATES,
     PipelineSpec,
     RowError,
@@ -57,7 +58,7 @@ from spacy.tokens import Doc
 from spacy.util import minibatch
 from thinc.types import Floats2d
 
-from spacy_deid.corpus import CorpusError, Note, PhiSpan
+from spacy_deid.corpus import CorpusError, Note
 
 NER_FACTORY = "phi_ner"
 DEFAULT_BIASES = (-4.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 4.0, 6.0)
@@ -179,18 +180,6 @@ def run_point(
     return docs
 
 
-def predicted_notes(gold: List[Note], docs: List[Doc]) -> List[Note]:
-    """Predicted notes (`doc.ents`) with the gold notes' ids."""
-    return [
-        Note(
-            id=note.id,
-            text=note.text,
-            spans=[PhiSpan(e.start_char, e.end_char, e.label_) for e in doc.ents],
-        )
-        for note, doc in zip(gold, docs, strict=True)
-    ]
-
-
 def sweep(
     nlp: Language,
     ner_name: str,
@@ -214,7 +203,7 @@ def sweep(
         for bias in biases:
             start = time.perf_counter()
             docs = run_point(nlp, ner_name, prepared, bias, batch_size)
-            figures = accuracy_figures(gold, predicted_notes(gold, docs))
+            figures = accuracy_figures(gold, docs_to_notes(gold, docs))
             seconds = time.perf_counter() - start
             points.append(
                 dict(

@@ -10,6 +10,19 @@ from spacy.scorer import PRFScore, get_ner_prf
 from spacy.training import Example
 
 
+# The score weights of the components scored by `spacy_deid.phi_scorer.v1`
+# (model selection by entity F1; the other figures are reported).
+PHI_SCORE_WEIGHTS: Dict[str, Optional[float]] = {
+    "ents_f": 1.0,
+    "ents_p": 0.0,
+    "ents_r": 0.0,
+    "ents_per_type": None,
+    "phi_token_f": 0.0,
+    "phi_token_p": None,
+    "phi_token_r": None,
+}
+
+
 def _is_phi_tag(tag: Optional[str]) -> Optional[bool]:
     if tag is None or tag == "-" or tag == "":
         return None

@@ -44,10 +44,11 @@ from spacy.util import SimpleFrozenList, minibatch
 from spacy.vocab import Vocab
 
 from ..extensions import install_extensions
-from ..labels import NOT_PHI_KEY
 from ..ner.component import merge_ents
 from ..ner.crf import biluo_tag_names, crf_marginals, length_groups, pad_batch, viterbi
-from ..scorers import score_phi
+from ..ner.spans import biluo_spans, bias_emissions, check_thresholds, drop_not_phi
+from ..ner.spans import threshold_of
+from ..scorers import PHI_SCORE_WEIGHTS, score_phi
 from ._crfsuite import ALGORITHMS, CRFWeights, new_trainer, require_crfsuite
 from ._crfsuite import train_to_bytes
 from .features import FEATURES_VERSION, Lexicon, LexiconMatcher, default_lexicons
@@ -57,7 +58,6 @@ install_extensions()
 
 SOURCE = "phi_crf"
 MISSING_TAGS = (None, "", "-")
-DEFAULT_THRESHOLD_KEY = "*"
 # Decode at most this many (doc, token) slots of a padded batch at once.
 MAX_DECODE_SLOTS = 16384
 # cfg keys that describe the trained model. from_bytes / from_disk restore
@@ -101,15 +101,7 @@ Prediction = Tuple[np.ndarray, np.ndarray]
         "thresholds": {},
         "scorer": {"@scorers": "spacy_deid.phi_scorer.v1"},
     },
-    default_score_weights={
-        "ents_f": 1.0,
-        "ents_p": 0.0,
-        "ents_r": 0.0,
-        "ents_per_type": None,
-        "phi_token_f": 0.0,
-        "phi_token_p": None,
-        "phi_token_r": None,
-    },
+    default_score_weights=dict(PHI_SCORE_WEIGHTS),
 )
 def make_phi_crf(
     nlp: Language,
@@ -432,9 +424,9 @@ class PhiCRF(Pipe):
 
     def _emissions(self, weights: CRFWeights, doc: Doc) -> np.ndarray:
         """A doc's emission scores, with `recall_bias` on the non-O tags."""
-        scores = weights.emissions(self.featurize(doc))
-        scores[:, 1:] += self.cfg["recall_bias"]
-        return scores
+        return bias_emissions(
+            weights.emissions(self.featurize(doc)), self.cfg["recall_bias"]
+        )
 
     def set_annotations(self, docs: Iterable[Doc], preds: List[Prediction]) -> None:
         """Write the predicted spans: to `doc.ents` (merged with the existing
@@ -481,20 +473,12 @@ class PhiCRF(Pipe):
         without spans that have no letter or digit, spans under their
         label's threshold and spans inside known non-PHI (rules'
         `doc.spans["phi_not"]`)."""
-        prefixes = np.array([tag[0] for tag in tag_names])[tag_ids]
-        starts = np.flatnonzero((prefixes == "B") | (prefixes == "U")).tolist()
-        ends = (np.flatnonzero((prefixes == "L") | (prefixes == "U")) + 1).tolist()
-        not_phi = _not_phi_mask(doc)
+        thresholds = self.cfg["thresholds"]
         scored = []
-        for start, end in zip(starts, ends, strict=True):
-            label = tag_names[tag_ids[start]][2:]
-            span = Span(doc, start, end, label=label)
-            score = float(np.mean(probs[start:end]))
-            if not any(c.isalnum() for c in span.text):
-                continue
-            if score < self.threshold(label) or not_phi[start:end].all():
-                continue
-            scored.append((span, score))
+        for span in drop_not_phi(doc, biluo_spans(doc, tag_ids, tag_names)):
+            score = float(np.mean(probs[span.start : span.end]))
+            if score >= threshold_of(thresholds, span.label_):
+                scored.append((span, score))
         return scored
 
     def threshold(self, label: str) -> float:
@@ -503,8 +487,7 @@ class PhiCRF(Pipe):
         label (str): The label.
         RETURNS (float): thresholds[label], else thresholds["*"], else 0.
         """
-        thresholds = self.cfg["thresholds"]
-        return thresholds.get(label, thresholds.get(DEFAULT_THRESHOLD_KEY, 0.0))
+        return threshold_of(self.cfg["thresholds"], label)
 
     def to_bytes(self, *, exclude: Iterable[str] = SimpleFrozenList()) -> bytes:
         """Serialize the cfg, the lexicons and the CRFsuite model.
@@ -647,16 +630,6 @@ def _known_tag(tag: Optional[str], keep: Optional[Set[str]]) -> Optional[str]:
     return tag if tag[2:] in keep else None
 
 
-def _not_phi_mask(doc: Doc) -> np.ndarray:
-    """Boolean (n_tokens,): tokens inside known non-PHI found by the rules
-    (`doc.spans["phi_not"]`, e.g. the "2/10" of a pain score)."""
-    mask = np.zeros(len(doc), dtype=bool)
-    if NOT_PHI_KEY in doc.spans:
-        for span in doc.spans[NOT_PHI_KEY]:
-            mask[span.start : span.end] = True
-    return mask
-
-
 def _set_extensions(span: Span, score: float) -> None:
     span._.phi_source = SOURCE
     span._.phi_score = score
@@ -698,19 +671,5 @@ def _checked_cfg(cfg: Dict[str, Any]) -> Dict[str, Any]:
         raise ValueError("spans_key must be None or a non-empty string")
     cfg["labels"] = _label_list(cfg["labels"], "labels")
     cfg["protected_labels"] = _label_list(cfg["protected_labels"], "protected_labels")
-    cfg["thresholds"] = _checked_thresholds(cfg["thresholds"])
+    cfg["thresholds"] = check_thresholds(cfg["thresholds"])
     return cfg
-
-
-def _checked_thresholds(thresholds: Any) -> Dict[str, float]:
-    """Validate thresholds: a dict of label (or "*") -> number in [0, 1]."""
-    if not isinstance(thresholds, dict):
-        raise ValueError("thresholds must be a dict of label -> minimum phi_score")
-    checked = {}
-    for label, value in thresholds.items():
-        if not isinstance(label, str) or isinstance(value, bool):
-            raise ValueError("thresholds must map label strings to numbers")
-        checked[label] = float(value)
-        if not 0.0 <= checked[label] <= 1.0:
-            raise ValueError("thresholds must be between 0 and 1")
-    return checked

@@ -73,15 +73,20 @@ class PhiBoundaries(CfgSerializable):
             "strip_prefixes": strip_prefixes or {},
             "split_labels": split_labels or [],
         }
-        check_config(self.cfg)
+        self._configure()
 
-    def __call__(self, doc: Doc) -> Doc:
-        """Apply the conventions to `doc.ents`."""
-        prefixes = {
+    def _configure(self) -> None:
+        """Check the settings and precompute the folded prefixes."""
+        check_config(self.cfg)
+        self._prefixes = {
             label: {_fold(word) for word in words}
             for label, words in self.cfg["strip_prefixes"].items()
         }
-        split = set(self.cfg["split_labels"])
+        self._split = set(self.cfg["split_labels"])
+
+    def __call__(self, doc: Doc) -> Doc:
+        """Apply the conventions to `doc.ents`."""
+        prefixes, split = self._prefixes, self._split
         if not doc.ents or not (prefixes or split):
             return doc
         ents: List[Span] = []
@@ -97,6 +102,7 @@ class PhiBoundaries(CfgSerializable):
         merged = {**self.cfg, **cfg}
         check_config(merged)
         self.cfg = merged
+        self._configure()
 
 
 def check_config(cfg: Dict[str, Any]) -> None:

@@ -36,6 +36,7 @@ from spacy.pipeline import Pipe
 from spacy.tokens import Doc, Span
 from spacy.training import Example
 
+from ..scorers import PHI_SCORE_WEIGHTS
 from ..cfg_io import CfgSerializable
 from ..extensions import install_extensions
 from ..labels import NOT_PHI_KEY
@@ -68,15 +69,7 @@ _BOOL_SETTINGS = ("extend", "drop_not_phi", "overwrite_ents")
         "overwrite_ents": True,
         "scorer": {"@scorers": "spacy_deid.phi_scorer.v1"},
     },
-    default_score_weights={
-        "ents_f": 1.0,
-        "ents_p": 0.0,
-        "ents_r": 0.0,
-        "ents_per_type": None,
-        "phi_token_f": 0.0,
-        "phi_token_p": None,
-        "phi_token_r": None,
-    },
+    default_score_weights=dict(PHI_SCORE_WEIGHTS),
 )
 def make_phi_merge(
     nlp: Language,

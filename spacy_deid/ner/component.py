@@ -33,9 +33,7 @@ changed on a loaded pipeline, e.g. `nlp.get_pipe("phi_ner").cfg["recall_bias"]
   them into `doc.ents`, for a later component that combines several sources.
 """
 
-import math
 from itertools import islice
-from numbers import Real
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 from typing import Union
@@ -51,11 +49,14 @@ from thinc.types import Floats2d
 
 from ..extensions import install_extensions
 from ..labels import NOT_PHI_KEY
-from ..scorers import score_phi
+from ..scorers import PHI_SCORE_WEIGHTS, score_phi
 from ._crf_layer import get_crf_params
 from .crf import CRFGrads, biluo_tag_names, constraint_params, crf_loss
 from .crf import crf_marginals, length_groups, log_softmax, pad_batch, softmax_loss
 from .crf import viterbi
+from .spans import biluo_spans, bias_emissions, check_recall_bias, check_thresholds
+from .spans import threshold_of
+from .spans import drop_not_phi as _drop_not_phi
 
 install_extensions()
 
@@ -66,7 +67,6 @@ MISSING = -1
 # Decode at most this many (doc, token) slots of a padded batch at once.
 MAX_CRF_SLOTS = 65536
 # `thresholds` key for the labels without their own key.
-ANY_LABEL = "*"
 # Recall settings, read at prediction time. A model saved before they existed
 # loads with the constructor's values (these defaults unless configured).
 RECALL_DEFAULTS: Dict[str, Any] = {
@@ -116,15 +116,7 @@ Prediction = Tuple[np.ndarray, np.ndarray]
         "spans_key": None,
         "scorer": {"@scorers": "spacy_deid.phi_scorer.v1"},
     },
-    default_score_weights={
-        "ents_f": 1.0,
-        "ents_p": 0.0,
-        "ents_r": 0.0,
-        "ents_per_type": None,
-        "phi_token_f": 0.0,
-        "phi_token_p": None,
-        "phi_token_r": None,
-    },
+    default_score_weights=dict(PHI_SCORE_WEIGHTS),
 )
 def make_phi_ner(
     nlp: Language,
@@ -390,10 +382,10 @@ class PhiEntityRecognizer(TrainablePipe):
         preds (List[Prediction]): From `predict`.
         """
         tag_names = self.tag_names
-        thresholds = _check_thresholds(self.cfg["thresholds"], self.labels)
+        thresholds = check_thresholds(self.cfg["thresholds"], self.labels)
         spans_key = _check_spans_key(self.cfg["spans_key"])
         for doc, (tag_ids, probs) in zip(docs, preds, strict=True):
-            spans = _drop_not_phi(doc, self._spans(doc, tag_ids, probs, tag_names))
+            spans = _drop_not_phi(doc, biluo_spans(doc, tag_ids, tag_names))
             spans = self._above_threshold(spans, probs, thresholds)
             if spans_key is None:
                 self._merge_into_ents(doc, spans, probs)
@@ -407,11 +399,10 @@ class PhiEntityRecognizer(TrainablePipe):
         labels without one; no threshold: all)."""
         if not thresholds:
             return spans
-        default = thresholds.get(ANY_LABEL, 0.0)
         return [
             span
             for span in spans
-            if self._score(span, probs) >= thresholds.get(span.label_, default)
+            if self._score(span, probs) >= threshold_of(thresholds, span.label_)
         ]
 
     def _merge_into_ents(self, doc: Doc, spans: List[Span], probs: np.ndarray) -> None:
@@ -463,25 +454,6 @@ class PhiEntityRecognizer(TrainablePipe):
         "score_reduce")."""
         reduce = np.mean if self.cfg["score_reduce"] == "mean" else np.min
         return float(reduce(probs[span.start : span.end]))
-
-    def _spans(
-        self,
-        doc: Doc,
-        tag_ids: np.ndarray,
-        probs: np.ndarray,
-        tag_names: List[str],
-    ) -> List[Span]:
-        """Turn legal BILUO tag ids into spans. A span without a letter or digit
-        (punctuation, whitespace) is never PHI: it is left out, because no
-        surrogate could differ from it."""
-        prefixes = np.array([tag[0] for tag in tag_names])[tag_ids]
-        starts = np.flatnonzero((prefixes == "B") | (prefixes == "U")).tolist()
-        ends = (np.flatnonzero((prefixes == "L") | (prefixes == "U")) + 1).tolist()
-        spans = [
-            Span(doc, start, end, label=tag_names[tag_ids[start]][2:])
-            for start, end in zip(starts, ends, strict=True)
-        ]
-        return [span for span in spans if any(c.isalnum() for c in span.text)]
 
     def gold_tag_ids(self, example: Example) -> np.ndarray:
         """Gold tag ids aligned to the predicted tokens; MISSING (-1) where the
@@ -608,17 +580,6 @@ class PhiEntityRecognizer(TrainablePipe):
         return self
 
 
-def _drop_not_phi(doc: Doc, spans: List[Span]) -> List[Span]:
-    """Drop model spans that lie inside known non-PHI found by the rules
-    (`doc.spans["phi_not"]`, e.g. the "2/10" of a pain score)."""
-    if NOT_PHI_KEY not in doc.spans or not len(doc.spans[NOT_PHI_KEY]):
-        return spans
-    inside = np.zeros(len(doc) + 1, dtype=bool)
-    for span in doc.spans[NOT_PHI_KEY]:
-        inside[span.start : span.end] = True
-    return [s for s in spans if not inside[s.start : s.end].all()]
-
-
 def merge_ents(
     existing: List[Span],
     spans: List[Span],
@@ -723,53 +684,6 @@ def _label_list(labels: Sequence[str]) -> List[str]:
     return list(labels)
 
 
-def bias_emissions(emissions: np.ndarray, bias: float) -> np.ndarray:
-    """Add `bias` to the scores of every tag but "O" (tag 0).
-
-    emissions (ndarray): Scores (..., K), "O" first.
-    bias (float): The recall bias (validated: a finite number).
-    RETURNS (ndarray): New float64 scores, or the input when bias is 0.
-    """
-    bias = _check_recall_bias(bias)
-    if bias == 0.0:
-        return emissions
-    biased = np.array(emissions, dtype="f8")
-    biased[..., 1:] += bias
-    return biased
-
-
-def _check_recall_bias(bias: Any) -> float:
-    """A finite number (not a bool), as a float."""
-    if isinstance(bias, bool) or not isinstance(bias, Real):
-        raise ValueError(f"recall_bias must be a number, not {type(bias).__name__}")
-    if not math.isfinite(bias):
-        raise ValueError("recall_bias must be finite")
-    return float(bias)
-
-
-def _check_thresholds(thresholds: Any, labels: Sequence[str]) -> Dict[str, float]:
-    """A dict of label (or "*") -> number in [0, 1], as floats; with labels
-    given (after initialization), every key must be one of them or "*"."""
-    if not isinstance(thresholds, dict):
-        raise ValueError("thresholds must be a dict of label -> minimum phi_score")
-    checked: Dict[str, float] = {}
-    for key, value in thresholds.items():
-        if not isinstance(key, str) or not key:
-            raise ValueError("thresholds keys must be label strings or '*'")
-        if isinstance(value, bool) or not isinstance(value, Real):
-            raise ValueError(f"thresholds['{key}'] must be a number in [0, 1]")
-        if not 0.0 <= value <= 1.0:
-            raise ValueError(f"thresholds['{key}'] must be in [0, 1]")
-        checked[key] = float(value)
-    unknown = sorted(set(checked) - set(labels) - {ANY_LABEL}) if labels else []
-    if unknown:
-        raise ValueError(
-            f"thresholds has labels the component does not predict: "
-            f"{', '.join(unknown)} (known: {', '.join(labels)}, or '*')"
-        )
-    return checked
-
-
 def _check_spans_key(key: Any) -> Optional[str]:
     """None or a non-empty string other than the non-PHI key."""
     if key is None:
@@ -796,6 +710,6 @@ def _check_cfg(cfg: Dict[str, Any]) -> None:
     if cfg["score_reduce"] not in SCORE_REDUCERS:
         raise ValueError(f"score_reduce must be one of {SCORE_REDUCERS}")
     _label_list(cfg["protected_labels"])
-    cfg["recall_bias"] = _check_recall_bias(cfg["recall_bias"])
-    cfg["thresholds"] = _check_thresholds(cfg["thresholds"], cfg["labels"])
+    cfg["recall_bias"] = check_recall_bias(cfg["recall_bias"])
+    cfg["thresholds"] = check_thresholds(cfg["thresholds"], cfg["labels"])
     cfg["spans_key"] = _check_spans_key(cfg["spans_key"])
