@@ -417,6 +417,13 @@ def run_cli(
             f"Interrupted: wrote {writer.written} records "
             f"({tracker.rejected} rejected) before stopping."
         )
+        if n_process > 1:
+            # The output files are closed. The terminated workers' queues
+            # still hold work, and multiprocessing's exit handlers would wait
+            # forever for it to be sent: leave without running them.
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(EXIT_INTERRUPTED)
         raise typer.Exit(EXIT_INTERRUPTED)
     redacted = (
         f" ({tracker.redacted_all} written redacted whole)"
