@@ -17,12 +17,20 @@ offsets still line up), no spans, and `Result.rejected` set, so that callers
 still report it. Items that could not be parsed (no id or text) and records
 with an invalid known-PHI list are rejected under both policies. A record
 longer than `nlp.max_length` is not processed: it fails with "TooLong".
+
+Processes (`n_process`): the records are cut into the same batches either
+way (`patient_batches`), and each batch goes through `run_batch` (memory
+zone, check, record-by-record retry) in this process or in a worker of
+`pool.WorkerPool`; a record that kills its worker process is rejected with
+"WorkerDied" and the run goes on.
 """
 
+import os
 import unicodedata
 from bisect import bisect_right
 from collections import deque
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import (
     Any,
     Deque,
@@ -32,7 +40,6 @@ from typing import (
     List,
     Optional,
     Sequence,
-    Tuple,
     Union,
 )
 
@@ -43,6 +50,7 @@ from .extensions import install_extensions
 from .known.component import CONTEXT_KEY as KNOWN_CONTEXT_KEY
 from .known.items import KnownItem, KnownPhiError, validate_known
 from .known.store import KnownPhiStore
+from .pool import WorkerPool
 from .records import Item, Record, Rejected
 
 SURROGATES = "phi_surrogates"
@@ -230,6 +238,29 @@ def patient_batches(
         yield batch
 
 
+def run_batch(
+    nlp: Language, batch: List[Record], with_offsets: bool = False
+) -> List[Output]:
+    """De-identify one batch in `nlp.memory_zone()`, so that the strings of
+    its notes (PHI included) do not stay in the vocab; if the batch fails, it
+    is redone record by record, so that an error rejects only its record.
+
+    nlp (Language): The pipeline, with `MarkFailed` as its error handler.
+    batch (List[Record]): The records, e.g. one of `patient_batches`.
+    with_offsets (bool): Add `out_start`/`out_end` to spans.
+    RETURNS (List[Output]): One output per record, in order.
+    """
+    try:
+        with nlp.memory_zone():
+            pairs = nlp.pipe(((r.text, _context(r)) for r in batch), as_tuples=True)
+            return [
+                doc_to_result(r, doc, with_offsets)
+                for r, (doc, _) in zip(batch, pairs, strict=True)
+            ]
+    except Exception:  # noqa: BLE001 - isolate the bad record below
+        return [_one(nlp, r, with_offsets) for r in batch]
+
+
 def _single_process(
     nlp: Language, records: Iterable[Record], batch_size: int, with_offsets: bool
 ) -> Iterator[Output]:
@@ -239,16 +270,15 @@ def _single_process(
     notes and a pipeline saved after a run holds none of them."""
     max_size = max(batch_size, MAX_PATIENT_BATCH)
     for batch in patient_batches(records, batch_size, max_size):
-        try:
-            with nlp.memory_zone():
-                pairs = nlp.pipe(((r.text, _context(r)) for r in batch), as_tuples=True)
-                results = [
-                    doc_to_result(r, doc, with_offsets)
-                    for r, (doc, _) in zip(batch, pairs, strict=True)
-                ]
-        except Exception:  # noqa: BLE001 - isolate the bad record below
-            results = [_one(nlp, r, with_offsets) for r in batch]
-        yield from results
+        yield from run_batch(nlp, batch, with_offsets)
+
+
+def setup_worker(nlp: Language) -> None:
+    """Prepare a worker's copy of the pipeline as `deidentify_items` prepares
+    the parent's: extensions, a `phi_known` component and `MarkFailed`."""
+    install_extensions()
+    ensure_known_pipe(nlp)
+    nlp.set_error_handler(MarkFailed())
 
 
 def _multi_process(
@@ -258,31 +288,14 @@ def _multi_process(
     batch_size: int,
     with_offsets: bool,
 ) -> Iterator[Output]:
-    """`nlp.pipe(n_process=N)`; records whose batch failed in a worker are
-    missing from its output and are redone here, one by one. Docs a component
-    failed on are marked by `MarkFailed` and rejected by `doc_to_result`."""
-    pending: Deque[Record] = deque()
-
-    def feed() -> Iterator[Tuple[str, Dict[str, Any]]]:
-        for record in records:
-            pending.append(record)
-            yield record.text, _context(record)
-
-    stream = nlp.pipe(
-        feed(), as_tuples=True, n_process=n_process, batch_size=batch_size
-    )
-    for doc, context in stream:
-        while pending and pending[0].index != context["index"]:
-            yield _one(nlp, pending.popleft(), with_offsets)
-        if not pending:
-            raise DeidCheckError("nlp.pipe returned a record that was not sent")
-        record = pending.popleft()
-        try:
-            yield doc_to_result(record, doc, with_offsets)
-        except Exception as err:  # noqa: BLE001
-            yield Rejected(record.index, record.id, _error_name(err), record.line)
-    while pending:
-        yield _one(nlp, pending.popleft(), with_offsets)
+    """The batches of `_single_process`, each run by `run_batch` in one of
+    `n_process` worker processes (`pool.WorkerPool`); outputs in input order.
+    A record whose worker process died on it is rejected ("WorkerDied")."""
+    max_size = max(batch_size, MAX_PATIENT_BATCH)
+    work = partial(run_batch, with_offsets=with_offsets)
+    pool = WorkerPool(nlp, work, n_process, setup=setup_worker)
+    with pool:
+        yield from pool.map(patient_batches(records, batch_size, max_size))
 
 
 def check_pipeline(nlp: Language) -> None:
@@ -302,6 +315,23 @@ def check_pipeline(nlp: Language) -> None:
                 f"'{name}' writes its spans to doc.spans['{key}'] only, and no "
                 f"later '{MERGE}' component reads that key"
             )
+
+
+def set_surrogate_mode(nlp: Language, mode: str) -> None:
+    """Give the pipeline's `phi_surrogates` this mode (adding the component if
+    there is none), then `check_pipeline`.
+
+    nlp (Language): The pipeline.
+    mode (str): surrogate, redact or tag.
+    """
+    if SURROGATES in nlp.pipe_names:
+        config = dict(nlp.config["components"][SURROGATES])
+        config.pop("factory", None)
+        config["mode"] = mode
+        nlp.replace_pipe(SURROGATES, SURROGATES, config=config)
+    else:
+        nlp.add_pipe(SURROGATES, config={"mode": mode})
+    check_pipeline(nlp)
 
 
 def _merged_later(nlp: Language, index: int, key: str) -> bool:
@@ -360,9 +390,21 @@ def deidentify_items(
     `phi_surrogates` for the run (and removed when the stream ends), so that
     the records' known PHI is marked.
 
+    Records are cut into batches of about `batch_size` that keep a patient's
+    contiguous run of records whole (`patient_batches`); each batch runs in
+    `nlp.memory_zone()` (memory stays flat) and a failing batch is redone
+    record by record. With `n_process` > 1 the same batches run in worker
+    processes (`pool.WorkerPool`, started once with a copy of `nlp`), so the
+    output is the same as with one process; at most 2 batches per worker are
+    read ahead. A record whose worker process died on it (killed, crashed,
+    out of memory) comes out as rejected ("WorkerDied: ...") after its batch
+    was redone whole and then record by record; the other records go on.
+    Closing the iterator stops the workers.
+
     nlp (Language): A pipeline ending with `phi_surrogates`.
     items (Iterable[Item]): Records and already-rejected items.
-    n_process (int): Worker processes for `nlp.pipe`.
+    n_process (int): Processes: 1 runs in this process; N > 1 starts N
+        worker processes; -1: one per CPU.
     batch_size (int): Records per batch.
     with_offsets (bool): Add `out_start`/`out_end` (offsets in the output) to spans.
     known (Optional[KnownPhiStore]): Preset known PHI and the per-patient
@@ -374,6 +416,10 @@ def deidentify_items(
     """
     if on_error not in ON_ERROR_POLICIES:
         raise ValueError(f"on_error must be one of {', '.join(ON_ERROR_POLICIES)}")
+    if n_process == -1:
+        n_process = os.cpu_count() or 1
+    if n_process < 1:
+        raise ValueError("n_process must be at least 1, or -1 (one per CPU)")
     install_extensions()
     check_pipeline(nlp)
     store = known if known is not None else KnownPhiStore()
@@ -410,11 +456,11 @@ def deidentify_items(
     added = ensure_known_pipe(nlp)
     previous = nlp.default_error_handler
     nlp.set_error_handler(MarkFailed())
+    if n_process == 1:
+        outputs = _single_process(nlp, good(), batch_size, with_offsets)
+    else:
+        outputs = _multi_process(nlp, good(), n_process, batch_size, with_offsets)
     try:
-        if n_process == 1:
-            outputs = _single_process(nlp, good(), batch_size, with_offsets)
-        else:
-            outputs = _multi_process(nlp, good(), n_process, batch_size, with_offsets)
         for output in outputs:
             while waiting and waiting[0].index < output.index:
                 yield waiting.popleft()
@@ -424,6 +470,8 @@ def deidentify_items(
             yield output
         yield from waiting
     finally:
+        # Stops the worker processes now, not when the generator is collected.
+        outputs.close()
         nlp.set_error_handler(previous)
         if added is not None and added in nlp.pipe_names:
             nlp.remove_pipe(added)

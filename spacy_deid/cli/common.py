@@ -49,7 +49,7 @@ def load_pipeline(model: str, mode: str, key_file: Optional[Path]) -> Language:
     key_file (Optional[Path]): Secret key file for surrogates.
     RETURNS (Language): The pipeline, ending with `phi_surrogates`.
     """
-    from ..runner import check_pipeline
+    from ..runner import SURROGATES, set_surrogate_mode
     from ..surrogates.keys import read_key_file
     from ..surrogates.replacer import EphemeralKeyWarning
 
@@ -61,20 +61,12 @@ def load_pipeline(model: str, mode: str, key_file: Optional[Path]) -> Language:
     except (OSError, ValueError) as error:
         err(f"Could not load the pipeline '{model}': {type(error).__name__}: {error}")
         raise typer.Exit(EXIT_FATAL) from None
-    name = "phi_surrogates"
-    if name in nlp.pipe_names:
-        config = dict(nlp.config["components"][name])
-        config.pop("factory", None)
-        config["mode"] = mode
-        nlp.replace_pipe(name, name, config=config)
-    else:
-        nlp.add_pipe(name, config={"mode": mode})
     try:
-        check_pipeline(nlp)
+        set_surrogate_mode(nlp, mode)
     except ValueError as error:
         err(f"Unusable pipeline '{model}': {error}")
         raise typer.Exit(EXIT_FATAL) from None
-    component = nlp.get_pipe(name)
+    component = nlp.get_pipe(SURROGATES)
     if key_file is not None:
         try:
             component.set_key(read_key_file(key_file))

@@ -100,22 +100,28 @@ def build_char_bilstm_crf(
     char_embed (Optional[Model]): Character embedding, e.g.
         spacy_deid.CharBiLSTMEmbed.v1; None to leave it out.
     hidden_width (int): Token BiLSTM width per direction.
-    depth (int): Number of BiLSTM layers.
+    depth (int): Number of BiLSTM layers; 0 for none (the features, e.g. a
+        transformer listener, feed the linear layer directly).
     dropout (float): Dropout before and after the BiLSTM (`spacy train` sets
         it to `training.dropout`).
     nO (Optional[int]): Number of BILUO tags; set by the component.
     RETURNS (Model[List[Doc], List[Floats2d]]): Emission scores per doc.
     """
+    if depth < 0:
+        raise ValueError(f"depth must be >= 0, got {depth}")
     embed = features if char_embed is None else concatenate(char_embed, features)
-    lstms = [bilstm(nO=2 * hidden_width) for _ in range(depth)]
     output = Linear(nO=nO)
-    tagger = chain(
-        embed,
-        Dropout(dropout),
-        with_padded(chain(*lstms) if depth > 1 else lstms[0]),
-        Dropout(dropout),
-        with_array(output),
-    )
+    if depth == 0:
+        tagger = chain(embed, Dropout(dropout), with_array(output))
+    else:
+        lstms = [bilstm(nO=2 * hidden_width) for _ in range(depth)]
+        tagger = chain(
+            embed,
+            Dropout(dropout),
+            with_padded(chain(*lstms) if depth > 1 else lstms[0]),
+            Dropout(dropout),
+            with_array(output),
+        )
     crf = linear_chain_crf(nO=nO)
     model = chain(skip_empty(tagger, output), crf)
     model.set_ref("output", output)

@@ -245,7 +245,22 @@ def load_ner(ner_dir: Path) -> Tuple[Language, str]:
             f"{ner_dir} must have exactly one '{NER_FACTORY}' component, "
             f"found {len(names)}"
         )
+    check_no_listener(ner_nlp, names[0], ner_dir)
     return ner_nlp, names[0]
+
+
+def check_no_listener(ner_nlp: Language, name: str, ner_dir: Path) -> None:
+    """Refuse a tagger that listens to an upstream component (tok2vec or
+    transformer): only the tagger is copied into the assembled pipeline, so
+    its listener would get no input there and predict from empty features."""
+    model = ner_nlp.get_pipe(name).model
+    listeners = [node.name for node in model.walk() if "listener" in node.name]
+    if listeners:
+        raise ValueError(
+            f"The '{name}' component in {ner_dir} listens to an upstream "
+            f"component ({listeners[0]}); assemble it with that component "
+            "(e.g. use the trained pipeline itself) instead"
+        )
 
 
 def ner_component_name(config: Config) -> str:

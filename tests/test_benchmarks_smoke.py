@@ -1,0 +1,209 @@
+"""Smoke test of `benchmarks/throughput.py` and the pure helpers of
+`benchmarks/competitors.py` (no figure asserted, no competitor run)."""
+
+import importlib
+import json
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from spacy_deid.corpus import read_jsonl
+
+from .conftest import ROOT
+
+BENCHMARKS = ROOT / "benchmarks"
+
+
+@pytest.fixture
+def bench(monkeypatch):
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    return importlib.import_module("throughput")
+
+
+@pytest.fixture
+def tools(monkeypatch):
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    return importlib.import_module("competitors")
+
+
+def write_predictions(path, notes, spans_of):
+    with path.open("w", encoding="utf-8") as out:
+        for note in notes:
+            out.write(json.dumps({"id": note.id, "spans": spans_of(note)}) + "\n")
+
+
+def test_write_notes_streams_the_synth_notes_and_counts_tokens(bench, tmp_path):
+    notes = bench.write_notes(tmp_path / "notes.jsonl", 5, seed=3, sizes=[2, 5])
+    read = list(read_jsonl(notes.path))
+    assert [n.id for n in read] == [f"all-3-{i:07d}" for i in range(1, 6)]
+    assert all(n.spans for n in read)
+    assert set(notes.tokens) == {2, 5}
+    nlp = bench.token_counter()
+    assert notes.tokens[5] == sum(len(nlp.make_doc(n.text)) for n in read)
+    assert notes.tokens[2] == sum(len(nlp.make_doc(n.text)) for n in read[:2])
+    assert notes.chars[5] == sum(len(n.text) for n in read)
+
+
+def test_score_system_binary_and_per_category(bench, tmp_path):
+    notes = bench.write_notes(tmp_path / "notes.jsonl", 4, seed=1, sizes=[4])
+    gold = list(read_jsonl(notes.path))
+    perfect = tmp_path / "perfect.jsonl"
+    write_predictions(
+        perfect, gold, lambda n: [(s.start, s.end, s.label) for s in n.spans]
+    )
+    scores = bench.score_system(notes.path, perfect, 4, None)
+    assert scores["binary_token"]["precision"] == 1.0
+    assert scores["binary_token"]["recall"] == 1.0
+    assert scores["hipaa_binary_token_recall"] == 1.0
+    for row in scores["by_category"].values():
+        assert row["any_recall"] == 1.0 and row["typed_recall"] == 1.0
+
+    # A tool that flags every gold span with a label it cannot type: full
+    # binary recall, typed recall only where its map allows.
+    odd = tmp_path / "odd.jsonl"
+    write_predictions(odd, gold, lambda n: [(s.start, s.end, "X") for s in n.spans])
+    scores = bench.score_system(notes.path, odd, 4, {"X": None, "Y": "DATE"})
+    assert scores["binary_token"]["recall"] == 1.0
+    by_category = scores["by_category"]
+    assert by_category["DATE"]["typed_recall"] == 0.0
+    assert all(r["any_recall"] == 1.0 for r in by_category.values())
+    assert all(r["typed_recall"] is None for c, r in by_category.items() if c != "DATE")
+
+    # Nothing found, one note failed, one span out of range.
+    empty = tmp_path / "empty.jsonl"
+    with empty.open("w", encoding="utf-8") as out:
+        out.write(json.dumps({"id": gold[0].id, "error": "ValueError"}) + "\n")
+        for note in gold[1:]:
+            out.write(json.dumps({"id": note.id, "spans": [[0, 10**6, "X"]]}) + "\n")
+    scores = bench.score_system(notes.path, empty, 4, {})
+    assert scores["binary_token"]["recall"] == 0.0
+    assert scores["missing"] == 1 and scores["invalid_spans"] == 3
+
+    shuffled = tmp_path / "shuffled.jsonl"
+    write_predictions(shuffled, gold[::-1], lambda n: [])
+    with pytest.raises(bench.BenchError):
+        bench.score_system(notes.path, shuffled, 4, None)
+
+
+def test_measure_ours_in_a_subprocess(bench, tmp_path):
+    notes = bench.write_notes(tmp_path / "notes.jsonl", 5, seed=0, sizes=[5])
+    ctx = bench.Context(notes, tmp_path, 4, "surrogate", 1, 0.05)
+    result = bench.measure_ours(ctx, "en_rules", 1, 5)
+    assert result["status"] == "ok", result.get("message")
+    assert result["notes"] == 5 and result["tokens"] == notes.tokens[5]
+    assert result["components"][-1] == "phi_surrogates"
+    assert result["process_s"] > 0 and result["load_s"] > 0
+    assert result["wall_s"] > result["process_s"] + result["load_s"]
+    assert result["peak_rss_mb"] >= result["memory"]["largest_process_polled_mb"] > 0
+    bench.add_scores(result, ctx, 5, None)
+    assert 0.0 < result["accuracy"]["binary_token"]["recall"] <= 1.0
+
+    figures = {"ours": [result]}
+    figures["targets"] = bench.target_lines(figures)
+    assert [t["passed"] for t in figures["targets"]] == [None] * 5
+    args = bench.parse_args(["--notes", "5", "--parts", "ours"])
+    text = bench.report(figures, args, notes)
+    assert "| en_rules" in text and "tokens/s" in text and "n/a" in text
+    phi = {n.text[s.start : s.end] for n in read_jsonl(notes.path) for s in n.spans}
+    assert not [t for t in phi if len(t) >= 6 and t in text + json.dumps(result)]
+
+
+def test_a_failing_worker_is_reported_not_raised(bench, tmp_path):
+    notes = bench.write_notes(tmp_path / "notes.jsonl", 2, seed=0, sizes=[2])
+    ctx = bench.Context(notes, tmp_path, 4, "surrogate", 1, 0.05)
+    result = bench.measure_ours(ctx, "no_such_pipeline", 1, 2)
+    assert result["status"] == "error" and "exited with code" in result["message"]
+    figures = {"ours": [result]}
+    figures["targets"] = bench.target_lines(figures)
+    assert "exited with code" in bench.ours_table(figures["ours"])
+
+
+def test_tree_memory_sees_a_child_and_its_peak(bench):
+    code = "import os, time; b = bytearray(80 * 2**20); os.fork() or time.sleep(1); time.sleep(1)"
+    proc = subprocess.Popen([sys.executable, "-c", code])
+    memory = bench.TreeMemory()
+    try:
+        deadline = time.time() + 10
+        while proc.poll() is None and time.time() < deadline:
+            memory.poll(proc.pid)
+            time.sleep(0.05)
+    finally:
+        proc.wait(timeout=10)
+    figures = memory.figures()
+    assert figures["processes_seen"] == 2
+    assert figures["largest_process_polled_mb"] > 80
+    assert figures["tree_rss_mb"] > 160 > figures["tree_pss_mb"] > 0
+
+
+def test_targets_pass_and_fail(bench):
+    def row(system, n_process, rate, rss, recall=None):
+        r = {
+            "system": system, "n_process": n_process, "status": "ok",
+            "tokens_per_s": rate, "tokens_per_s_per_process": rate / n_process,
+            "peak_rss_mb": rss, "notes_requested": 10,
+        }  # fmt: skip
+        if recall is not None:
+            r["accuracy"] = {"binary_token": {"recall": recall}}
+        return r
+
+    ours = [row("en", 1, 6000.0, 500.0, 0.99), row("en", 2, 9000.0, 500.0)]
+    growth = {
+        "rows": [dict(row("en", 1, 1, 400.0), notes_requested=n) for n in (1, 2, 3)]
+    }
+    growth["rows"][-1]["peak_rss_mb"] = 450.0
+    growth["rss_change"] = bench.rss_change(growth["rows"])
+    figures = {
+        "ours": ours,
+        "competitors": [row("presidio", 1, 500.0, 900.0, 0.9)],
+        "growth": growth,
+    }
+    passed = [t["passed"] for t in bench.target_lines(figures)]
+    assert passed == [True, False, True, False, True]
+    assert growth["rss_change"] == pytest.approx(0.125)
+
+
+def test_masked_runs_and_label_of(tools):
+    assert tools.masked_runs("ab cd*e", "a* ***e") == [(1, 2), (3, 5)]
+    assert tools.masked_runs("", "") == []
+    with pytest.raises(ValueError):
+        tools.masked_runs("abc", "ab")
+    typed = [(0, 2, "Name"), (5, 9, "DATE")]
+    assert tools.label_of(1, 3, typed, "OTHER") == "Name"
+    assert tools.label_of(3, 5, typed, "OTHER") == "OTHER"
+
+
+def test_competitors_module_imports_no_nlp_library():
+    code = (
+        "import sys; sys.path.insert(0, %r); import competitors, throughput; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('spacy', 'spacy_deid', 'presidio_analyzer', 'scrubadub', 'philter_lite')))"
+    ) % str(BENCHMARKS)
+    env = dict(os.environ, PYTHONPATH=str(BENCHMARKS))
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "[]"
+
+
+def test_competitor_processes_are_offline():
+    code = (
+        "import socket, sys, urllib.request; sys.path.insert(0, %r); "
+        "import competitors as c; c.go_offline(); "
+        "assert socket.socket(socket.AF_UNIX).family == socket.AF_UNIX\n"
+        "try:\n    urllib.request.urlopen('https://pypi.org/simple/', timeout=5)\n"
+        "except Exception as e:\n"
+        "    print(isinstance(getattr(e, 'reason', e), c.NetworkBlocked))"
+    ) % str(BENCHMARKS)
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "True"
