@@ -17,6 +17,7 @@ picks the Faker locale of names, places and companies (e.g. "es_ES").
 import datetime
 import logging
 import os
+import re
 import sys
 import warnings
 from pathlib import Path
@@ -69,6 +70,18 @@ _INTERNAL_DIRS = tuple(
 _INTERNAL_PACKAGES = tuple(
     os.sep + name + os.sep for name in ("thinc", "typer", "click", "importlib")
 ) + (os.sep + "runpy.py", "<frozen ")
+
+
+def reveals(original: str, surrogate: str) -> bool:
+    """Whether a surrogate gives the original away: equal to it, or (for an
+    original of 3+ letters or digits) holding it as a whole word, ignoring
+    case (e.g. "engineer" -> "Engineer, civil")."""
+    if surrogate.casefold() == original.casefold():
+        return True
+    if sum(char.isalnum() for char in original) < 3:
+        return False
+    pattern = r"(?<!\w)" + re.escape(original) + r"(?!\w)"
+    return re.search(pattern, surrogate, re.IGNORECASE) is not None
 
 
 class EphemeralKeyWarning(UserWarning):
@@ -407,9 +420,9 @@ class PhiSurrogates:
                 reference=reference,
                 names=names,
             )
-            if new.casefold() != text.casefold():
+            if not reveals(text, new):
                 return new
-        raise ValueError("Every derived surrogate equalled the original.")
+        raise ValueError("Every derived surrogate revealed the original.")
 
     def _get_spans(self, doc: Doc) -> List[Span]:
         key = self.cfg["spans_key"]

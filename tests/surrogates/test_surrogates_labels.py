@@ -224,3 +224,26 @@ def test_failure_falls_back_to_mask(monkeypatch, caplog):
     )
     assert doc._.deidentified == "Pt [PATIENT] MRN [MEDICALRECORD]"
     assert "John" not in caplog.text and "1234" not in caplog.text
+
+
+def test_reveals():
+    from spacy_deid.surrogates.replacer import reveals
+
+    assert reveals("engineer", "Engineer, civil")
+    assert reveals("Boston", "boston")
+    assert reveals("St. Mary's", "New St. Mary's Hospital")
+    assert not reveals("engineer", "Engineering geologist")
+    assert not reveals("MA", "Massachusetts")
+    # Originals of fewer than 3 letters or digits: equality only.
+    assert reveals("Ed", "ed") and not reveals("Ed", "Ed Smith")
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_profession_surrogate_never_holds_the_original(nlp, seed):
+    """Found by the large hypothesis run: a job title drawn by Faker can
+    contain the original word ("engineer" -> "Engineer, civil")."""
+    for word in ("engineer", "nurse", "teacher", "manager", "designer"):
+        text = f"She works as a {word} here."
+        doc = deidentify(nlp, text, [(word, "PROFESSION")], patient=f"p{seed}")
+        new = doc._.deidentified
+        assert not re.search(rf"\b{word}\b", new, re.IGNORECASE)
