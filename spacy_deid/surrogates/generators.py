@@ -36,9 +36,11 @@ from .keys import derive_rng
 from .shapes import (
     apply_case,
     has_alnum,
+    kept_positions,
     normalize_alnum,
     normalize_text,
     random_capitals,
+    replace_char,
     shape_replace,
 )
 
@@ -679,7 +681,7 @@ def phone_surrogate(text: str, rng: random.Random) -> str:
     the fictional 555-01XX range, which would make surrogates stand out from
     any real number a detector missed). A leading "+1"/"1" country code is
     kept, other digits (and an extension, after "x"/"ext") keep their
-    shape. Numbers that are not 7, 10 or 1+10 digits are replaced by shape.
+    shape, and letters are replaced (but for PHONE_KEEP_WORDS). Numbers that are not 7, 10 or 1+10 digits are replaced by shape.
     """
     ext = _PHONE_EXT_RE.search(text)
     main, tail = (text[: ext.start()], text[ext.start() :]) if ext else (text, "")
@@ -697,6 +699,12 @@ def phone_surrogate(text: str, rng: random.Random) -> str:
     chars = list(main)
     for i, digit in zip(positions, new, strict=True):
         chars[i] = digit
+    # Letters in a detected number are replaced too, but for words such as
+    # "tel" (a span that runs over a name must not keep it).
+    kept = kept_positions(main, PHONE_KEEP_WORDS)
+    for i, char in enumerate(main):
+        if char.isalpha() and i not in kept:
+            chars[i] = replace_char(char, rng)
     return "".join(chars) + shape_replace(tail, rng, keep_words=PHONE_KEEP_WORDS)
 
 

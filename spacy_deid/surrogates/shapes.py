@@ -65,7 +65,7 @@ def shape_replace(
     hex_letters (bool): Draw letters from a-f.
     RETURNS (str): The replacement.
     """
-    keep = _kept_positions(text, keep_words) if keep_words else set()
+    keep = kept_positions(text, keep_words) if keep_words else set()
     chars = []
     for i, char in enumerate(text):
         if i in keep or (char.isalpha() and not letters):
@@ -108,7 +108,9 @@ def apply_case(template: str, value: str) -> str:
     return value
 
 
-def _kept_positions(text: str, keep_words: Iterable[str]) -> set:
+def kept_positions(text: str, keep_words: Iterable[str]) -> set:
+    """The positions of the characters of `text` in words of `keep_words`
+    (compared in lower case)."""
     keep_set = {word.lower() for word in keep_words}
     positions = set()
     for match in _WORD_RE.finditer(text):

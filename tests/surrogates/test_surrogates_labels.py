@@ -247,3 +247,15 @@ def test_profession_surrogate_never_holds_the_original(nlp, seed):
         doc = deidentify(nlp, text, [(word, "PROFESSION")], patient=f"p{seed}")
         new = doc._.deidentified
         assert not re.search(rf"\b{word}\b", new, re.IGNORECASE)
+
+
+def test_phone_span_over_a_name_does_not_keep_it(nlp):
+    """Found by the large hypothesis run: a FAX span that ran over a name
+    ("tMRN: 2310567-1o Thompson @ 543-7807") kept the name's letters."""
+    for label in ("PHONE", "FAX"):
+        new = _one(nlp, "tMRN: 2310567-1o Thompson @ 543-7807", label)
+        assert "thompson" not in new.lower()
+        assert len(new) == len("tMRN: 2310567-1o Thompson @ 543-7807")
+    # Marker words and the shape of ordinary numbers are kept.
+    new = _one(nlp, "tel (617) 732-5500 ext 12", "PHONE")
+    assert re.fullmatch(r"tel \(\d{3}\) \d{3}-\d{4} ext \d\d", new)
