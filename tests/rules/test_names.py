@@ -144,6 +144,11 @@ NEGATIVES = [
     "Dr. Scholl's",
     "Dr. Scholl\u2019s inserts",
     "Mrs. Butterworth's",
+    # Found by the large hypothesis run: a header field after a title at the
+    # end of a line is not a name.
+    "cc: Dr\r\nSSN 945645873",
+    "Dr.\nNPI 1234567893",
+    "Dr\nAcct 2260469429",
 ]
 
 

@@ -44,6 +44,7 @@ _STOP_WORDS = [
     "DOS", "DOA", "DOD", "HPI", "PMH", "PSH", "ROS", "FH", "SH", "PE", "IMP",
     "PLAN", "DX", "MEDS", "ALL", "NKDA", "Facility", "Tel", "Phone", "Ph", "Fax",
     "Pager", "Cell", "Email", "MRN", "DOB", "Date",
+    "SSN", "NPI", "DEA", "Acct", "Account", "Policy", "License", "Age", "Sex",
     "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
     "January", "February", "March", "April", "May", "June", "July", "August",
     "September", "October", "November", "December",
