@@ -3,7 +3,10 @@ encoder over them and max-pool, giving one vector per token.
 
 All tokens of a batch form one `Padded` batch of byte sequences (time = byte
 position, at most `nC` bytes, sorted by length as `Padded` requires), so the
-encoder (thinc's Cython `LSTM` or `char_cnn`) runs once per batch. Tokens
+encoder (`bilstm` or `char_cnn`) runs once per batch. At prediction time it
+runs once per distinct token text of the batch (a token's vector depends on
+its text only; a batch of notes has about 10x fewer distinct texts than
+tokens), and the vectors are copied back to every token. Tokens
 longer than `nC` bytes keep their first `nC // 2` and last `nC - nC // 2`
 bytes (the ends of emails and URLs matter). Case is kept.
 """
@@ -49,19 +52,39 @@ def init(model: Model[InT, OutT], X=None, Y=None) -> None:
     model.set_dim("nO", encoder.get_dim("nO"))
 
 
-def token_bytes(docs: InT, nC: int) -> Tuple[np.ndarray, np.ndarray]:
-    """Return the bytes of all tokens, concatenated, and their lengths.
+def token_texts(docs: InT) -> List[str]:
+    """The texts of all tokens of the docs, in order (read through the ORTH
+    ids, without making Token objects)."""
+    strings = docs[0].vocab.strings if docs else None
+    return [strings[int(orth)] for doc in docs for orth in doc.to_array("ORTH")]
 
-    docs (List[Doc]): The docs.
+
+def distinct_texts(docs: InT) -> Tuple[List[str], np.ndarray]:
+    """The distinct token texts of the docs and, for every token, the index
+    of its text.
+
+    RETURNS (Tuple[List[str], ndarray]): Texts, and indices (n_tokens,).
+    """
+    if not docs:
+        return [], np.zeros((0,), dtype="i8")
+    orths = np.concatenate([doc.to_array("ORTH") for doc in docs])
+    distinct, inverse = np.unique(orths, return_inverse=True)
+    strings = docs[0].vocab.strings
+    return [strings[int(orth)] for orth in distinct], inverse.reshape(-1)
+
+
+def token_bytes(words: List[str], nC: int) -> Tuple[np.ndarray, np.ndarray]:
+    """Return the bytes of the words, concatenated, and their lengths.
+
+    words (List[str]): Token texts.
     nC (int): Maximum bytes per token.
-    RETURNS (Tuple[ndarray, ndarray]): uint8 ids (n_bytes,), lengths (n_tokens,).
+    RETURNS (Tuple[ndarray, ndarray]): uint8 ids (n_bytes,), lengths (n_words,).
     """
     head = nC // 2
     tail = nC - head
     encoded = []
-    for doc in docs:
-        for word in (token.text.encode("utf8") for token in doc):
-            encoded.append(word if len(word) <= nC else word[:head] + word[-tail:])
+    for word in (text.encode("utf8") for text in words):
+        encoded.append(word if len(word) <= nC else word[:head] + word[-tail:])
     lengths = np.fromiter(map(len, encoded), dtype="i8", count=len(encoded))
     return np.frombuffer(b"".join(encoded), dtype=np.uint8), lengths
 
@@ -69,9 +92,11 @@ def token_bytes(docs: InT, nC: int) -> Tuple[np.ndarray, np.ndarray]:
 def forward(
     model: Model[InT, OutT], docs: InT, is_train: bool
 ) -> Tuple[OutT, Callable]:
+    if not is_train:
+        return _predict(model, docs), _no_backprop
     encoder = model.layers[0]
     nO = model.get_dim("nO")
-    ids, lengths = token_bytes(docs, model.get_dim("nC"))
+    ids, lengths = token_bytes(token_texts(docs), model.get_dim("nC"))
     doc_lengths = [len(doc) for doc in docs]
     if len(lengths) == 0:
         return [model.ops.alloc2f(0, nO) for _ in docs], lambda dYs: []
@@ -94,6 +119,29 @@ def forward(
         return []
 
     return Ys, backprop
+
+
+def _predict(model: Model[InT, OutT], docs: InT) -> OutT:
+    """Encode each distinct token text once and copy its vector to every
+    token with that text."""
+    nO = model.get_dim("nO")
+    words, inverse = distinct_texts(docs)
+    doc_lengths = [len(doc) for doc in docs]
+    if not words:
+        return [model.ops.alloc2f(0, nO) for _ in docs]
+    ids, lengths = token_bytes(words, model.get_dim("nC"))
+    Xp, _ = _to_padded(model, ids, lengths)
+    Yp, _ = model.layers[0](Xp, False)
+    pooled, _ = _masked_max(Yp)
+    rank = np.empty_like(Xp.indices)
+    rank[Xp.indices] = np.arange(len(rank))
+    return model.ops.unflatten(pooled[rank][inverse], doc_lengths)
+
+
+def _no_backprop(dYs: OutT) -> List:
+    raise ValueError(
+        "char_encoder: no backprop after a forward pass with is_train=False"
+    )
 
 
 def _to_padded(

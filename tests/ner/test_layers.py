@@ -5,7 +5,8 @@ import pytest
 import spacy
 from thinc.api import Model, fix_random_seed
 
-from spacy_deid.ner._char_encoder import token_bytes
+from spacy_deid.ner import _char_encoder
+from spacy_deid.ner._char_encoder import token_bytes, token_texts
 from spacy_deid.ner.models import (
     build_char_bilstm_crf,
     build_char_bilstm_embed,
@@ -64,9 +65,38 @@ def test_char_embed_gradient(nlp, build):
 
 
 def test_token_bytes_keeps_both_ends(nlp):
-    ids, lengths = token_bytes([nlp("abcdefghij Añ")], nC=6)
+    ids, lengths = token_bytes(token_texts([nlp("abcdefghij Añ")]), nC=6)
     assert lengths.tolist() == [6, 3]
     assert bytes(ids[:6]) == b"abchij" and bytes(ids[6:]).decode("utf8") == "Añ"
+
+
+@pytest.mark.parametrize(
+    "build",
+    [lambda: build_char_bilstm_embed(4, 3, 6), lambda: build_char_cnn_embed(4, 5)],
+)
+def test_char_embed_prediction_encodes_each_text_once(nlp, build):
+    """Prediction encodes the distinct texts only; every token gets the
+    vector that encoding all tokens (the training forward pass) gives."""
+    fix_random_seed(1)
+    model = build()
+    docs = [nlp("Dr Smith saw Dr Lee"), nlp(""), nlp("Lee saw  Smith Ñoño dr")]
+    model.initialize(X=docs)
+    texts, inverse = _char_encoder.distinct_texts(docs)
+    assert sorted(texts) == sorted(set(token_texts(docs)))
+    assert [texts[i] for i in inverse] == token_texts(docs)
+    predicted = model.predict(docs)
+    trained, _ = model.begin_update(docs)
+    assert [Y.shape for Y in predicted] == [Y.shape for Y in trained]
+    for Y_pred, Y_train in zip(predicted, trained, strict=True):
+        np.testing.assert_allclose(Y_pred, Y_train, rtol=1e-5, atol=1e-6)
+    flat = np.concatenate(predicted)
+    words = token_texts(docs)
+    first = {}
+    for i, word in enumerate(words):
+        assert np.array_equal(flat[i], flat[first.setdefault(word, i)])
+    assert len(first) < len(words)
+    with pytest.raises(ValueError):
+        model._func(model, docs, False)[1](predicted)
 
 
 def test_tokenless_batches(nlp):

@@ -19,6 +19,7 @@ for the rarer value shape ("March", "2067") instead of trying the cue words at
 every position.
 """
 
+import re
 from typing import Dict, Iterable, List, Optional
 
 # Priorities: higher wins an overlap. Cue-based patterns beat bare shapes.
@@ -91,6 +92,31 @@ def make_pattern(
 def alternation(words: Iterable[str]) -> str:
     """A non-capturing alternation, longest first so that `Sept` beats `Sep`."""
     return "(?:" + "|".join(sorted(set(words), key=lambda w: (-len(w), w))) + ")"
+
+
+def word_trie(words: Iterable[str]) -> str:
+    """A non-capturing group that matches the same strings as
+    `alternation(words)`, built as a trie of literal words (escaped): one
+    branch per next character, so the regex engine tries a few branches per
+    position instead of every word. A word that is a prefix of another is an
+    optional end, tried after the longer words, as in `alternation`. Under
+    case-insensitive matching two branches may match the same text, so the
+    order may differ: use it where only whether a word matches counts, e.g.
+    in a lookahead."""
+    return "(?:" + _trie_node(sorted(set(words))) + ")"
+
+
+def _trie_node(suffixes: List[str]) -> str:
+    """The regex of a trie node: the alternation of its branches, optional
+    when a word ends here."""
+    branches: Dict[str, List[str]] = {}
+    for suffix in suffixes:
+        if suffix:
+            branches.setdefault(suffix[0], []).append(suffix[1:])
+    parts = [re.escape(char) + _trie_node(rest) for char, rest in branches.items()]
+    if "" in suffixes:
+        return "(?:" + "|".join(parts) + ")?" if parts else ""
+    return parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
 
 
 def title_and_upper(words: Iterable[str]) -> List[str]:

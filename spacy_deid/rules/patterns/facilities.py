@@ -20,8 +20,9 @@ from ..lexicons.facilities import (
     WEAK_FACILITY_HEADS,
 )
 from ._common import END, PRIO_FACILITY, alternation, make_pattern, title_and_upper
+from ._common import word_trie
 
-_STOP = r"(?!" + alternation(title_and_upper(FACILITY_STOP_WORDS)) + r"(?![\w'\u2019]))"
+_STOP = r"(?!" + word_trie(title_and_upper(FACILITY_STOP_WORDS)) + r"(?![\w'\u2019]))"
 # One capitalised name word: Mercy, St., Mary's, O'Connor, McLean, Dana-Farber,
 # WOMEN'S, UCSF.
 _WORD = (

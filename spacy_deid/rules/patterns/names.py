@@ -19,6 +19,7 @@ from ._common import (
     alternation,
     make_pattern,
     title_and_upper,
+    word_trie,
 )
 
 # Capitalised words that follow a title but are not names ("Dr. Smith's office"
@@ -49,7 +50,7 @@ _STOP_WORDS = [
     "January", "February", "March", "April", "May", "June", "July", "August",
     "September", "October", "November", "December",
 ]  # fmt: skip
-_STOP = r"(?!" + alternation(_STOP_WORDS + [w.upper() for w in _STOP_WORDS]) + r"\b)"
+_STOP = r"(?!" + word_trie(_STOP_WORDS + [w.upper() for w in _STOP_WORDS]) + r"\b)"
 # Letters beyond ASCII so that "Nevárez", "Phạm", "Ánh", "Íñigo" are names.
 # Latin Extended-A and Latin Extended Additional mix both cases; both count.
 _UP = "A-Z\u00c0-\u00d6\u00d8-\u00de\u0100-\u017f\u1e00-\u1eff"
