@@ -23,6 +23,7 @@ from ._bilstm import bilstm
 from ._char_cnn import char_cnn
 from ._char_encoder import char_encoder
 from ._crf_layer import linear_chain_crf
+from ._distinct_rows import predict_distinct_rows
 from ._skip_empty import skip_empty
 
 DocsToArrays = Model[List[Doc], List[Floats2d]]
@@ -76,11 +77,14 @@ def build_token_features(
     rows (Optional[List[int]]): Hash table rows per attribute; default 5000
         for the first, 2500 for the others.
     include_static_vectors (bool): Also use the pipeline's static vectors.
-    RETURNS (Model[List[Doc], List[Floats2d]]): One row per token.
+    RETURNS (Model[List[Doc], List[Floats2d]]): One row per token. Without
+        static vectors, prediction runs once per distinct feature row
+        (`_distinct_rows`).
     """
     attrs = list(DEFAULT_ATTRS) if attrs is None else attrs
     rows = [5000] + [2500] * (len(attrs) - 1) if rows is None else rows
-    return MultiHashEmbed(width, attrs, rows, include_static_vectors)
+    model = MultiHashEmbed(width, attrs, rows, include_static_vectors)
+    return model if include_static_vectors else predict_distinct_rows(model)
 
 
 @registry.architectures("spacy_deid.CharBiLSTMCRF.v1")

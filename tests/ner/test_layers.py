@@ -99,6 +99,27 @@ def test_char_embed_prediction_encodes_each_text_once(nlp, build):
         model._func(model, docs, False)[1](predicted)
 
 
+def test_token_features_predict_once_per_distinct_row(nlp):
+    """TokenFeatures.v1 predicts from the distinct feature rows; the vectors
+    equal those of spaCy's own MultiHashEmbed forward pass, token by token."""
+    from thinc.layers.chain import forward as chain_forward
+
+    fix_random_seed(2)
+    model = build_token_features(width=8, rows=[50, 50, 50, 50])
+    docs = [nlp("the cat saw the Cat"), nlp(""), nlp("cat cat the x")]
+    model.initialize(X=docs)
+    predicted = model.predict(docs)
+    expected, _ = chain_forward(model, docs, False)
+    assert len(predicted) == len(expected) == 3
+    for Y, Y_expected in zip(predicted, expected, strict=True):
+        assert np.array_equal(Y, Y_expected)
+    Ys, backprop = model.begin_update(docs)  # training: spaCy's forward
+    backprop([model.ops.alloc2f(*Y.shape) for Y in Ys])
+    assert model.predict([nlp("")])[0].shape == (0, 8)
+    with_vectors = build_token_features(width=8, include_static_vectors=True)
+    assert with_vectors._func is not model._func
+
+
 def test_tokenless_batches(nlp):
     model = build_char_bilstm_crf(
         build_token_features(width=8, rows=[50, 50, 50, 50]),
