@@ -14,6 +14,10 @@ what `runner.deidentify_items(..., n_process=N)` runs on:
   whole once, then record by record; a record that kills a worker on its own
   comes out as `Rejected` ("WorkerDied: ..."). No record is lost, none is
   emitted unprocessed.
+- With `task_timeout`, a worker that gives no result for a batch within that
+  many seconds (e.g. a note that sends a regex into endless backtracking) is
+  killed; its batch is redone record by record at once, and a record that
+  times out on its own comes out as `Rejected` ("WorkerTimeout: ...").
 - Closing the generator (or an exception in the consumer's thread, e.g.
   KeyboardInterrupt) terminates and joins the workers.
 
@@ -59,6 +63,7 @@ Work = Callable[[Language, List[Record]], List[Any]]
 Setup = Callable[[Language], None]
 
 WORKER_DIED = "WorkerDied"
+WORKER_TIMEOUT = "WorkerTimeout"
 # The start method of pools created without one: None is the platform's
 # default ("fork" on Linux, "spawn" on macOS and Windows), as for spaCy's
 # `nlp.pipe(n_process=...)`. Set "spawn" or "forkserver" where forking is
@@ -139,6 +144,10 @@ class _Worker:
     tasks: Deque[_Task] = field(default_factory=deque)
     # The exception class the worker reported before it exited, if any.
     failure: Optional[str] = None
+    # When the task in progress (the first of `tasks`) started, about.
+    busy_since: Optional[float] = None
+    # Killed for taking longer than the pool's task_timeout.
+    timed_out: bool = False
 
 
 def limit_threads() -> Any:
@@ -271,6 +280,8 @@ class WorkerPool:
         `START_METHOD`.
     depth (int): Batches queued per worker; at most `depth * n_process`
         batches are read ahead of the consumer.
+    task_timeout (Optional[float]): Seconds a worker may work on one batch
+        (or, once a batch timed out, on one of its records); None: no limit.
     """
 
     def __init__(
@@ -282,11 +293,15 @@ class WorkerPool:
         setup: Optional[Setup] = None,
         start_method: Optional[str] = None,
         depth: int = DEPTH,
+        task_timeout: Optional[float] = None,
     ) -> None:
         if n_process < 1:
             raise ValueError("n_process must be at least 1")
         if depth < 1:
             raise ValueError("depth must be at least 1")
+        if task_timeout is not None and not task_timeout > 0:
+            raise ValueError("task_timeout must be a positive number of seconds")
+        self.task_timeout = task_timeout
         self.nlp = nlp
         self.work = work
         self.setup = setup
@@ -409,6 +424,8 @@ class WorkerPool:
                 return
             worker = min(free, key=lambda w: len(w.tasks))
             _, task = heapq.heappop(self._todo)
+            if not worker.tasks:
+                worker.busy_since = time.monotonic()
             worker.tasks.append(task)
             try:
                 worker.tasks_out.send((task.id, task.records))
@@ -424,8 +441,9 @@ class WorkerPool:
             by_handle[worker.process.sentinel] = worker
         if not by_handle:
             raise RuntimeError("no worker process to wait for")
-        starting = [w.started + START_TIMEOUT_S for w in self.workers if not w.ready]
-        timeout = max(0.0, min(starting) - time.monotonic()) if starting else None
+        deadlines = [self._deadline(w) for w in self.workers]
+        due = [deadline for deadline in deadlines if deadline is not None]
+        timeout = max(0.0, min(due) - time.monotonic()) if due else None
         ready = wait(list(by_handle), timeout)
         if not ready:
             self._kill_stuck()
@@ -441,14 +459,28 @@ class WorkerPool:
                 pass
             self._replace(worker, slots)
 
+    def _deadline(self, worker: _Worker) -> Optional[float]:
+        """When the worker must be ready, or done with its current task."""
+        if not worker.ready:
+            return worker.started + START_TIMEOUT_S
+        if self.task_timeout is not None and worker.busy_since is not None:
+            return worker.busy_since + self.task_timeout
+        return None
+
     def _kill_stuck(self) -> None:
-        """Kill the workers that took too long to get ready (`_wait` then
-        sees them die)."""
+        """Kill the workers that took too long to get ready or to finish a
+        task (`_wait` then sees them die)."""
         now = time.monotonic()
         for worker in self.workers:
-            if not worker.ready and now - worker.started >= START_TIMEOUT_S:
+            deadline = self._deadline(worker)
+            if deadline is None or now < deadline or not worker.process.is_alive():
+                continue
+            if worker.ready:
+                worker.timed_out = True
+                worker.failure = f"no result after {self.task_timeout:g} s"
+            else:
                 worker.failure = f"not ready after {START_TIMEOUT_S:.0f} s"
-                worker.process.kill()
+            worker.process.kill()
 
     def _receive(self, worker: _Worker, slots: Dict[int, _Slot], block=True) -> bool:
         """Handle one message of the worker; False if there is none to come
@@ -482,6 +514,7 @@ class WorkerPool:
         if not worker.tasks or worker.tasks[0].id != task_id:
             raise RuntimeError("a worker answered a task it was not given")
         task = worker.tasks.popleft()
+        worker.busy_since = time.monotonic() if worker.tasks else None
         indices = [getattr(output, "index", None) for output in outputs]
         if indices != [record.index for record in task.records]:
             raise RuntimeError(
@@ -515,16 +548,19 @@ class WorkerPool:
                 )
         else:
             # Tasks are done in order: only the first one was in progress.
-            self._retry(tasks[0], reason, slots)
+            self._retry(tasks[0], reason, slots, worker.timed_out)
             for task in tasks[1:]:
                 self._queue(task)
         self.workers.append(self._new_worker())
 
-    def _retry(self, task: _Task, reason: str, slots: Dict[int, _Slot]) -> None:
-        """The task a worker died on: redo it whole once, then record by
-        record; a record that a worker died on alone is rejected."""
+    def _retry(
+        self, task: _Task, reason: str, slots: Dict[int, _Slot], timed_out: bool
+    ) -> None:
+        """The task a worker died on: redo it whole once (not after a
+        timeout), then record by record; a record that a worker died on, or
+        timed out on, alone is rejected."""
         task.deaths += 1
-        if task.deaths < 2:
+        if task.deaths < 2 and not timed_out:
             self._queue(task)
         elif len(task.records) > 1:
             for i, record in enumerate(task.records):
@@ -534,7 +570,7 @@ class WorkerPool:
                 self._queue(single)
         else:
             record = task.records[0]
-            error = f"{WORKER_DIED}: {reason}"
+            error = f"{WORKER_TIMEOUT if timed_out else WORKER_DIED}: {reason}"
             rejected = Rejected(record.index, record.id, error, record.line)
             self._fill(slots[task.seq], task.offset, [rejected])
 

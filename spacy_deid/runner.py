@@ -287,13 +287,15 @@ def _multi_process(
     n_process: int,
     batch_size: int,
     with_offsets: bool,
+    timeout: Optional[float] = None,
 ) -> Iterator[Output]:
     """The batches of `_single_process`, each run by `run_batch` in one of
     `n_process` worker processes (`pool.WorkerPool`); outputs in input order.
-    A record whose worker process died on it is rejected ("WorkerDied")."""
+    A record whose worker process died on it is rejected ("WorkerDied"), one
+    that gave no result within `timeout` seconds ("WorkerTimeout")."""
     max_size = max(batch_size, MAX_PATIENT_BATCH)
     work = partial(run_batch, with_offsets=with_offsets)
-    pool = WorkerPool(nlp, work, n_process, setup=setup_worker)
+    pool = WorkerPool(nlp, work, n_process, setup=setup_worker, task_timeout=timeout)
     with pool:
         yield from pool.map(patient_batches(records, batch_size, max_size))
 
@@ -383,6 +385,7 @@ def deidentify_items(
     with_offsets: bool = False,
     known: Optional[KnownPhiStore] = None,
     on_error: str = ON_ERROR_REJECT,
+    timeout: Optional[float] = None,
 ) -> Iterator[Output]:
     """De-identify a stream of records, passing rejections through in order.
 
@@ -399,7 +402,11 @@ def deidentify_items(
     read ahead. A record whose worker process died on it (killed, crashed,
     out of memory) comes out as rejected ("WorkerDied: ...") after its batch
     was redone whole and then record by record; the other records go on.
-    Closing the iterator stops the workers.
+    With `timeout`, a batch that gives no result within that many seconds
+    has its worker killed and is redone record by record; a record that
+    times out alone is rejected ("WorkerTimeout: ..."). A timeout needs a
+    worker process, so with `n_process` 1 one worker process runs the
+    batches. Closing the iterator stops the workers.
 
     nlp (Language): A pipeline ending with `phi_surrogates`.
     items (Iterable[Item]): Records and already-rejected items.
@@ -412,6 +419,8 @@ def deidentify_items(
     on_error (str): "reject": a record whose processing or check failed comes
         out as `Rejected`; "redact-all": as a `Result` with all its text
         redacted (see `redact_all`), no spans, and `rejected` set.
+    timeout (Optional[float]): Seconds a worker may spend on one batch; None:
+        no limit (and no worker process with `n_process` 1).
     RETURNS (Iterator[Output]): Results and rejections, in input order.
     """
     if on_error not in ON_ERROR_POLICIES:
@@ -420,6 +429,8 @@ def deidentify_items(
         n_process = os.cpu_count() or 1
     if n_process < 1:
         raise ValueError("n_process must be at least 1, or -1 (one per CPU)")
+    if timeout is not None and not timeout > 0:
+        raise ValueError("timeout must be a positive number of seconds")
     install_extensions()
     check_pipeline(nlp)
     store = known if known is not None else KnownPhiStore()
@@ -456,10 +467,12 @@ def deidentify_items(
     added = ensure_known_pipe(nlp)
     previous = nlp.default_error_handler
     nlp.set_error_handler(MarkFailed())
-    if n_process == 1:
+    if n_process == 1 and timeout is None:
         outputs = _single_process(nlp, good(), batch_size, with_offsets)
     else:
-        outputs = _multi_process(nlp, good(), n_process, batch_size, with_offsets)
+        outputs = _multi_process(
+            nlp, good(), n_process, batch_size, with_offsets, timeout
+        )
     try:
         for output in outputs:
             while waiting and waiting[0].index < output.index:

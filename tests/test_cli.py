@@ -108,15 +108,14 @@ def test_run_examples_default_pipeline(tmp_path, examples_path, key_file):
 
 def test_run_same_key_same_output(tmp_path, examples_path, key_file):
     outs = []
-    for i in range(2):
+    extra = [[], ["--n-process", "2", "--batch-size", "2"], ["--timeout", "300"]]
+    for i, options in enumerate(extra):
         out = tmp_path / f"out{i}.jsonl"
         args = ["run", str(examples_path), str(out), "--key-file", str(key_file)]
-        if i == 1:
-            args += ["--n-process", "2", "--batch-size", "2"]
-        proc = spacy_deid(*args)
+        proc = spacy_deid(*args, *options)
         assert proc.returncode == 0, proc.stderr
         outs.append(out.read_text())
-    assert outs[0] == outs[1]
+    assert outs[0] == outs[1] == outs[2]
 
 
 def test_run_without_key_says_so(tmp_path, examples_path):

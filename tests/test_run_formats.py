@@ -336,5 +336,8 @@ def test_n_process_and_batch_size_reach_the_runner(inputs, monkeypatch, fmt):
         (source / "a.txt").write_text("Dr. Whalen")
     else:
         source = folder / f"in.{fmt}"
-    invoke(str(source), str(folder / f"out.{fmt}"), "-n", "3", "-b", "5")
+    invoke(
+        str(source), str(folder / f"out.{fmt}"), "-n", "3", "-b", "5", "--timeout", "30"
+    )
     assert seen["n_process"] == 3 and seen["batch_size"] == 5
+    assert seen["timeout"] == 30.0

@@ -31,13 +31,14 @@ from spacy_deid.runner import (
 EXIT_MARK = "EXITWORKER"
 KILL_MARK = "KILLWORKER"
 SWALLOW_MARK = "SWALLOWED"
+HANG_MARK = "HANGWORKER"
 
 
 class Hazard:
     """Test-only component: in a worker process, a note with EXIT_MARK ends the
     process with os._exit(3) and one with KILL_MARK sends it SIGKILL; a note
     with SWALLOW_MARK is reported to the error handler and passed on (as
-    `phi_rules` does with its errors)."""
+    `phi_rules` does with its errors); one with HANG_MARK never finishes."""
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -55,6 +56,8 @@ class Hazard:
             os._exit(3)
         if in_worker and KILL_MARK in doc.text:
             os.kill(os.getpid(), signal.SIGKILL)
+        while in_worker and HANG_MARK in doc.text:
+            time.sleep(1.0)
         if SWALLOW_MARK in doc.text and self.error_handler is not None:
             self.error_handler(self.name, self, [doc], ValueError("swallowed"))
         return doc
@@ -199,6 +202,47 @@ def test_worker_death_rejects_only_its_record(nlp_hazard):
     assert redacted[4].redacted_all and "Whalen" not in redacted[4].text
     assert redacted[4].rejected.error == "WorkerDied: exit code 3"
     assert not multiprocessing.active_children()
+
+
+@pytest.mark.parametrize("n_process", [1, 2])
+def test_a_record_that_hangs_times_out(nlp_hazard, n_process):
+    """With a timeout, a batch that gives no result in time has its worker
+    killed and is redone record by record; the record that hangs alone is
+    rejected with WorkerTimeout, the others come out as without it, in
+    order. A timeout runs in a worker process also with n_process=1."""
+    texts = [f"Dr. Whalen saw her on 09/{10 + i}/2067." for i in range(8)]
+    texts[5] = f"MRN 7194334 {HANG_MARK} Whalen"
+    records = _records(texts)
+    started = time.monotonic()
+    outputs = list(
+        deidentify_items(
+            nlp_hazard, records, n_process=n_process, batch_size=3, timeout=4.0
+        )
+    )
+    assert time.monotonic() - started < 60
+    assert [o.index for o in outputs] == list(range(8))
+    assert isinstance(outputs[5], Rejected)
+    assert outputs[5].error == "WorkerTimeout: no result after 4 s"
+    assert "Whalen" not in outputs[5].error and "7194334" not in outputs[5].error
+    safe = [r for r in records if r.index != 5]
+    expected = {o.index: o for o in deidentify_items(nlp_hazard, safe, batch_size=3)}
+    assert all(o == expected[o.index] for o in outputs if o.index != 5)
+    assert not multiprocessing.active_children()
+
+
+def test_timeout_must_be_positive(nlp_rules):
+    with pytest.raises(ValueError, match="timeout"):
+        list(deidentify_items(nlp_rules, _records(["a"]), timeout=0))
+    with pytest.raises(ValueError, match="task_timeout"):
+        WorkerPool(nlp_rules, _echo, 1, task_timeout=-1.0)
+
+
+def test_slow_batches_within_the_timeout_are_kept(nlp_rules):
+    """A timeout longer than every batch changes nothing."""
+    records = list(_many_records(20))
+    expected = list(deidentify_items(nlp_rules, records, batch_size=4))
+    timed = list(deidentify_items(nlp_rules, records, batch_size=4, timeout=120.0))
+    assert timed == expected
 
 
 def _exit_in_setup(nlp):

@@ -517,6 +517,17 @@ def run_cli(
     batch_size: int = typer.Option(
         64, "--batch-size", "-b", min=1, help="Records per batch"
     ),
+    timeout: Optional[float] = typer.Option(
+        None,
+        "--timeout",
+        min=0.001,
+        help=(
+            "Seconds a worker process may spend on one batch: a batch that "
+            "takes longer is redone record by record, and a record that takes "
+            "longer alone is rejected (WorkerTimeout). Runs in worker "
+            "processes, also with -n 1"
+        ),
+    ),
     with_offsets: bool = typer.Option(
         False,
         "--with-offsets",
@@ -643,6 +654,7 @@ def run_cli(
             with_offsets=with_offsets,
             known=known,
             on_error=on_error,
+            timeout=timeout,
         )
         try:
             for out in outputs:
