@@ -20,6 +20,7 @@ written: other columns may hold PHI.
 """
 
 import csv
+import hashlib
 import io
 import json
 import os
@@ -30,6 +31,8 @@ from contextlib import ExitStack, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Callable, ContextManager, Dict, List, Optional, Tuple
+
+import numpy as np
 
 from .corpus.atomic import tmp_path_for, write_text_atomic
 from .records import Rejected
@@ -449,12 +452,68 @@ def make_writer(layout: Layout, stack: ExitStack, **kwargs: Any) -> Writer:
 # Resuming ------------------------------------------------------------------
 
 
+ResumeKey = Tuple[str, Any]
+
+
+class KeyMultiset:
+    """A multiset of resume keys, held compactly: each key is a 16-byte
+    BLAKE2b digest, kept in a sorted numpy array with a count per distinct
+    digest. That is about 20 bytes per record written (a `Counter` of the
+    keys takes about 200), so resuming a run of 100 million notes does not
+    need gigabytes. Two keys share a digest with probability 2**-128.
+    """
+
+    def __init__(self) -> None:
+        self._added = bytearray()
+        self._digests = np.empty(0, dtype="V16")
+        self._counts = np.empty(0, dtype="u4")
+        self.total = 0
+        self.left = 0
+
+    def __bool__(self) -> bool:
+        """Whether any occurrence is left to take."""
+        return self.left > 0
+
+    def add(self, key: ResumeKey, count: int = 1) -> None:
+        """Add `count` occurrences of a key."""
+        self._added += _digest(key) * count
+        self.total += count
+        self.left += count
+
+    def take(self, key: ResumeKey) -> bool:
+        """Remove one occurrence of a key; whether there was one."""
+        if self._added:
+            self._merge()
+        digest = np.frombuffer(_digest(key), dtype="V16")[0]
+        i = int(np.searchsorted(self._digests, digest))
+        if i == len(self._digests) or self._digests[i] != digest:
+            return False
+        if not self._counts[i]:
+            return False
+        self._counts[i] -= 1
+        self.left -= 1
+        return True
+
+    def _merge(self) -> None:
+        """Sort the digests added since the last take into the arrays."""
+        added = np.frombuffer(bytes(self._added), dtype="V16")
+        self._added = bytearray()
+        kept = np.repeat(self._digests, self._counts)
+        all_digests = np.concatenate([kept, added])
+        self._digests, counts = np.unique(all_digests, return_counts=True)
+        self._counts = counts.astype("u4")
+
+
+def _digest(key: ResumeKey) -> bytes:
+    return hashlib.blake2b(repr(key).encode("utf8"), digest_size=16).digest()
+
+
 @dataclass
 class Done:
     """What an earlier run wrote: the ids written (a multiset), the ids
     written redacted whole, the keys of the rejections, and counts."""
 
-    written: Counter = field(default_factory=Counter)
+    written: KeyMultiset = field(default_factory=KeyMultiset)
     redacted: Counter = field(default_factory=Counter)
     rejected: Counter = field(default_factory=Counter)
     rejected_redacted: Counter = field(default_factory=Counter)
@@ -462,14 +521,14 @@ class Done:
 
     @property
     def n_written(self) -> int:
-        return sum(self.written.values())
+        return self.written.total
 
     @property
     def n_rejected(self) -> int:
         return sum(self.rejected.values()) + sum(self.rejected_redacted.values())
 
 
-def item_key(record_id: Optional[str], position: Optional[int]) -> Tuple[str, Any]:
+def item_key(record_id: Optional[str], position: Optional[int]) -> ResumeKey:
     """The resume key of an input item: its id, or its line/row without one."""
     if record_id is not None:
         return ("id", record_id)
@@ -524,7 +583,7 @@ def _add_jsonl(raw: bytes, line_no: int, path: Path, done: Done, what: str) -> N
 
 
 def _add_written(done: Done, record_id: str, redacted: bool) -> None:
-    done.written[("id", record_id)] += 1
+    done.written.add(("id", record_id))
     if redacted:
         done.redacted[("id", record_id)] += 1
 

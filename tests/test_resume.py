@@ -14,7 +14,7 @@ import pytest
 from spacy_deid.cli.run import Feed
 from spacy_deid.corpus.synth import generate
 from spacy_deid.known.store import KnownPhiStore
-from spacy_deid.outputs import Done
+from spacy_deid.outputs import Done, KeyMultiset
 from spacy_deid.records import Record, Row
 from spacy_deid.tabular import csv_rows
 
@@ -222,7 +222,7 @@ def test_resume_replays_the_patient_run_it_continues():
     ]
     done = Done()
     for record_id in "abc":
-        done.written[("id", record_id)] += 1
+        done.written.add(("id", record_id))
     store = KnownPhiStore()
     feed = Feed(store, done)
     items = list(feed.items(Row(r) for r in records))
@@ -264,3 +264,33 @@ def test_kill_9_then_resume(tmp_path):
     )
     assert resumed.returncode == 0, resumed.stderr
     assert out.read_bytes() == full.read_bytes()
+
+
+def test_key_multiset_counts_each_key():
+    """Each key is taken as many times as it was added, across merges."""
+    keys = KeyMultiset()
+    assert not keys and not keys.take(("id", "a"))
+    keys.add(("id", "a"), 2)
+    keys.add(("id", "b"))
+    keys.add(("position", 7))
+    assert keys.total == keys.left == 4
+    assert keys.take(("id", "a")) and keys.take(("id", "b"))
+    keys.add(("id", "b"))  # added after a take: merged in
+    assert keys.take(("id", "a")) and not keys.take(("id", "a"))
+    assert keys.take(("id", "b")) and not keys.take(("id", "b"))
+    assert not keys.take(("position", "7")) and not keys.take(("id", 7))
+    assert keys.take(("position", 7)) and not keys
+    assert keys.total == 5 and keys.left == 0
+
+
+def test_key_multiset_is_compact():
+    """About 20 bytes per distinct key once merged (a Counter of tuples
+    takes about ten times that): resuming 100 million records fits."""
+    keys = KeyMultiset()
+    for i in range(200_000):
+        keys.add(("id", f"note-{i:09d}"))
+    assert len(keys._added) == 200_000 * 16
+    assert keys.take(("id", "note-000000007"))
+    held = keys._digests.nbytes + keys._counts.nbytes + len(keys._added)
+    assert held <= 200_000 * 20
+    assert sum(keys.take(("id", f"note-{i:09d}")) for i in range(200_000)) == 199_999

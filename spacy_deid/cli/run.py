@@ -76,6 +76,7 @@ from ..outputs import (
     ROWS_PER_PART,
     SPANS,
     Done,
+    KeyMultiset,
     Layout,
     Meta,
     ResumeError,
@@ -294,9 +295,11 @@ class Feed:
 
     def __init__(self, store: KnownPhiStore, done: Optional[Done] = None) -> None:
         self.store = store
-        self.skip: Counter = Counter()
+        # What the earlier run wrote (large) and rejected (few), to skip.
+        self.skip_written = done.written if done is not None else KeyMultiset()
+        self.skip_rejected: Counter = Counter()
         if done is not None:
-            self.skip = done.written + done.rejected
+            self.skip_rejected = done.rejected.copy()
         self.meta: Dict[int, Meta] = {}
         self.replayed: Set[int] = set()
         self.held: Deque[Record] = deque()
@@ -305,7 +308,7 @@ class Feed:
     def items(self, rows: Iterable[Row]) -> Iterator[Item]:
         for row in rows:
             item = row.item
-            if self.skip and self._skipped(item):
+            if (self.skip_written or self.skip_rejected) and self._skipped(item):
                 continue
             if isinstance(item, Record):
                 if self.held and _scope(self.held[-1]) == _scope(item):
@@ -320,11 +323,12 @@ class Feed:
 
     def _skipped(self, item: Item) -> bool:
         key = item_key(item.id, item.line)
-        if not self.skip.get(key):
-            return False
-        self.skip[key] -= 1
-        if not self.skip[key]:
-            del self.skip[key]
+        if not self.skip_written.take(key):
+            if not self.skip_rejected.get(key):
+                return False
+            self.skip_rejected[key] -= 1
+            if not self.skip_rejected[key]:
+                del self.skip_rejected[key]
         self.skipped += 1
         if isinstance(item, Record):
             if self.held and _scope(self.held[-1]) != _scope(item):
