@@ -12,6 +12,8 @@ import subprocess
 import sys
 import warnings
 from collections import OrderedDict
+from contextlib import contextmanager
+from typing import Iterator
 
 import pytest
 
@@ -87,28 +89,37 @@ def _collected(df, text_col="text", id_col="id"):
     return out
 
 
-@pytest.fixture(scope="module")
-def spark():
+@contextmanager
+def spark_workers_python() -> Iterator[None]:
+    """Skip without Java; run Spark's Python workers with this interpreter."""
     if not _java_runs():
         pytest.skip("Spark needs Java (17 or newer)")
     previous = os.environ.get("PYSPARK_PYTHON")
     os.environ["PYSPARK_PYTHON"] = sys.executable
-    session = (
-        SparkSession.builder.master("local[2]")
-        .appName("spacy-deid-tests")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.shuffle.partitions", "4")
-        .config("spark.driver.memory", "1g")
-        .getOrCreate()
-    )
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    session.stop()
-    if previous is None:
-        os.environ.pop("PYSPARK_PYTHON", None)
-    else:
-        os.environ["PYSPARK_PYTHON"] = previous
+    try:
+        yield
+    finally:
+        if previous is None:
+            os.environ.pop("PYSPARK_PYTHON", None)
+        else:
+            os.environ["PYSPARK_PYTHON"] = previous
+
+
+@pytest.fixture(scope="module")
+def spark():
+    with spark_workers_python():
+        session = (
+            SparkSession.builder.master("local[2]")
+            .appName("spacy-deid-tests")
+            .config("spark.ui.enabled", "false")
+            .config("spark.ui.showConsoleProgress", "false")
+            .config("spark.sql.shuffle.partitions", "4")
+            .config("spark.driver.memory", "1g")
+            .getOrCreate()
+        )
+        session.sparkContext.setLogLevel("ERROR")
+        yield session
+        session.stop()
 
 
 @pytest.fixture(scope="module")

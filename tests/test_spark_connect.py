@@ -6,9 +6,6 @@ function (`InlineKey`). Skipped without pyspark's Connect client packages
 (the `[spark]` extra installs them) or Java.
 """
 
-import os
-import sys
-
 import pytest
 
 pytest.importorskip("pyspark")
@@ -22,7 +19,7 @@ from spacy_deid.corpus.synth import generate  # noqa: E402
 from spacy_deid.records import Record  # noqa: E402
 from spacy_deid.spark import deidentify_dataframe, load_deid_pipeline  # noqa: E402
 
-from .test_spark import KEY, _collected, _java_runs, _runner  # noqa: E402
+from .test_spark import KEY, _collected, _runner, spark_workers_python  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings(
     "ignore:PySpark does not yet fully support pandas:FutureWarning"
@@ -32,21 +29,14 @@ SHARED = "Seen by Dr. Whalen on 09/14/2067. MRN: 7194334. Call 617-555-0199."
 
 @pytest.fixture(scope="module")
 def connect():
-    if not _java_runs():
-        pytest.skip("Spark needs Java (17 or newer)")
-    previous = os.environ.get("PYSPARK_PYTHON")
-    os.environ["PYSPARK_PYTHON"] = sys.executable
-    session = (
-        SparkSession.builder.remote("local[2]")
-        .config("spark.sql.shuffle.partitions", "4")
-        .getOrCreate()
-    )
-    yield session
-    session.stop()
-    if previous is None:
-        os.environ.pop("PYSPARK_PYTHON", None)
-    else:
-        os.environ["PYSPARK_PYTHON"] = previous
+    with spark_workers_python():
+        session = (
+            SparkSession.builder.remote("local[2]")
+            .config("spark.sql.shuffle.partitions", "4")
+            .getOrCreate()
+        )
+        yield session
+        session.stop()
 
 
 def test_connect_same_output_as_deidentify_items(connect, capsys):
