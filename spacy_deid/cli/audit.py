@@ -20,11 +20,13 @@ from ..corpus.jsonl import read_jsonl
 from ..corpus.labelmaps import LABEL_MAP_NAMES, get_label_map, map_note
 from ..corpus.types import Note
 from ..evaluate.audit import audit, format_audit, group_texts
+from ..records import Columns, InputError, Record, read_rows
 from ._app import app
 from .common import EXIT_FATAL, err
 
 EXIT_HIPAA_LEAK = 4
 SPANS_FILE = "spans.jsonl"
+DEID_FORMATS = ("jsonl", "csv", "parquet", "folder")
 
 
 def read_gold(path: Path, fmt: Optional[str], label_map: str) -> List[Note]:
@@ -56,13 +58,48 @@ def _folder_texts(path: Path) -> Iterator[Tuple[str, str]]:
             yield note_id, text_path.read_text(encoding="utf8")
 
 
-def read_deid(path: Path) -> dict:
-    """De-identified texts per id from `spacy-deid run` output (JSONL or
-    folder); spans are not read (they index the original text)."""
+def deid_format(path: Path, given: Optional[str] = None) -> str:
+    """The format of a `spacy-deid run` output: `given`, else a folder with
+    spans.jsonl ("folder"), another folder (a Parquet dataset), or the
+    file's suffix (.csv, .parquet; anything else is JSONL)."""
+    if given is not None:
+        return given
+    if path.is_dir():
+        return "folder" if (path / SPANS_FILE).is_file() else "parquet"
+    return {".csv": "csv", ".parquet": "parquet"}.get(path.suffix.lower(), "jsonl")
+
+
+def _table_texts(path: Path, fmt: str, columns: Columns) -> Iterator[Tuple[str, str]]:
+    """(id, text) of a CSV or Parquet output; a row without an id or a text
+    is an error naming the row (never its content)."""
+    try:
+        for row in read_rows(path, fmt, columns):
+            item = row.item
+            if not isinstance(item, Record) or item.id is None:
+                where = f"row {item.line}" if item.line is not None else "a row"
+                raise CorpusError(f"'{path.name}', {where}: no id or no text")
+            yield item.id, item.text
+    except InputError as error:
+        raise CorpusError(str(error)) from None
+
+
+def read_deid(
+    path: Path, fmt: Optional[str] = None, columns: Columns = Columns()
+) -> dict:
+    """De-identified texts per id from `spacy-deid run` output (JSONL, CSV,
+    Parquet file or dataset folder, or a text folder); spans are not read
+    (they index the original text).
+
+    fmt (Optional[str]): One of DEID_FORMATS; None: `deid_format`.
+    columns (Columns): The id and text columns of a CSV or Parquet output.
+    """
     if not path.exists():
         raise CorpusError(f"De-identified output does not exist: '{path}'")
-    if path.is_dir():
+    fmt = deid_format(path, fmt)
+    if fmt == "folder":
         pairs = _folder_texts(path)
+    elif fmt in ("csv", "parquet"):
+        pairs = _table_texts(path, fmt, columns)
     else:
         pairs = ((n.id, n.text) for n in read_jsonl(path, validate=False))
     return group_texts(pairs)
@@ -102,7 +139,22 @@ def audit_cli(
         ..., help="Original notes with gold spans: .jsonl, .spacy, i2b2 or BRAT"
     ),
     deid_path: Path = typer.Argument(
-        ..., help="Output of `spacy-deid run`: JSONL, or its output folder"
+        ...,
+        help=(
+            "Output of `spacy-deid run`: JSONL, CSV, Parquet (file or dataset "
+            "folder), or its text folder"
+        ),
+    ),
+    deid_format: Optional[str] = typer.Option(
+        None,
+        "--deid-format",
+        help=f"{', '.join(DEID_FORMATS)} (default: from DEID)",
+    ),
+    id_column: str = typer.Option(
+        "id", "--id-column", help="Id column of a CSV or Parquet DEID"
+    ),
+    text_column: str = typer.Option(
+        "text", "--text-column", help="Text column of a CSV or Parquet DEID"
     ),
     json_path: Optional[Path] = typer.Option(
         None, "--json", help="Write the full report as JSON (ids, counts, offsets)"
@@ -143,9 +195,12 @@ def audit_cli(
         raise typer.BadParameter(f"--gold-format must be one of {FORMATS}")
     if show_text and json_path is None:
         raise typer.BadParameter("--show-text needs --json (text is never printed)")
+    if deid_format is not None and deid_format not in DEID_FORMATS:
+        raise typer.BadParameter(f"--deid-format must be one of {DEID_FORMATS}")
+    columns = Columns(id=id_column, text=text_column)
     try:
         gold = read_gold(gold_path, gold_format, label_map)
-        deid = read_deid(deid_path)
+        deid = read_deid(deid_path, deid_format, columns)
         rejected = read_rejects(reject_file)
     except (CorpusError, OSError, UnicodeDecodeError) as error:
         err(f"Error: {type(error).__name__}: {_safe(error)}")

@@ -1,5 +1,6 @@
 """`spacy-deid audit`: residual-risk report of de-identified output."""
 
+import csv
 import json
 import stat
 import warnings
@@ -326,3 +327,52 @@ def test_cli_audits_real_run_output(nlp_rules, tmp_path):
     ]
     for surface in ("Zorblax", "7194334", "09/14/2067"):
         assert surface not in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet", "dataset"])
+def test_cli_audits_table_outputs(tmp_path, fmt):
+    """CSV, Parquet and Parquet-dataset outputs of `spacy-deid run` give the
+    same report as its JSONL output; other column names are given with
+    --id-column/--text-column; a row without text is an error naming it."""
+    from ..run_helpers import invoke as run
+
+    if fmt != "csv":
+        pytest.importorskip("pyarrow")
+    notes = gold_notes()
+    gold = write_jsonl(tmp_path / "g.jsonl", [n.to_dict() for n in notes])
+    source = tmp_path / "in.csv"
+    with source.open("w", encoding="utf8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["id", "note"])
+        writer.writerows([n.id, n.text] for n in notes)
+    names = ["--id-column", "id", "--text-column", "note"]
+    run(str(source), str(tmp_path / "out.jsonl"), *names)
+    out = tmp_path / ("out.csv" if fmt == "csv" else "out.parquet")
+    options = ["--output-format", "parquet"] if fmt != "csv" else []
+    if fmt == "dataset":
+        out = tmp_path / "out_parts"
+        options += ["--rows-per-part", "2"]
+    run(str(source), str(out), *names, *options)
+    expected = invoke(gold, tmp_path / "out.jsonl", "--json", tmp_path / "j.json")
+    result = invoke(gold, out, "--text-column", "note", "--json", tmp_path / "t.json")
+    assert result.exit_code == expected.exit_code == 4, result.stderr
+    assert result.stdout.replace("t.json", "j.json") == expected.stdout
+    assert json.loads((tmp_path / "t.json").read_text()) == json.loads(
+        (tmp_path / "j.json").read_text()
+    )
+    assert_no_phi(result.stdout, result.stderr)
+    missing = invoke(gold, out)  # no "text" column in this output
+    assert missing.exit_code == 1 and "text" in missing.stderr
+    assert_no_phi(missing.stdout, missing.stderr)
+    bad_format = invoke(gold, out, "--deid-format", "xml")
+    assert bad_format.exit_code == 2
+
+
+def test_cli_table_row_without_text_names_the_row(tmp_path):
+    gold = write_jsonl(tmp_path / "g.jsonl", [n.to_dict() for n in gold_notes()])
+    table = tmp_path / "out.csv"
+    table.write_text(f'id,text\na,"{DEID["a"]}"\nb\n', encoding="utf8")
+    result = invoke(gold, table)
+    assert result.exit_code == 1, result.stdout
+    assert "row" in result.stderr
+    assert_no_phi(result.stdout, result.stderr)
