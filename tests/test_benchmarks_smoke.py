@@ -207,3 +207,27 @@ def test_competitor_processes_are_offline():
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.strip() == "True"
+
+
+def test_long_note_benchmark_runs_without_printing_text():
+    """`benchmarks/long_note.py` on a small note with the rules pipeline."""
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(BENCHMARKS / "long_note.py"),
+            "--chars",
+            "3000",
+            "--model",
+            "en_rules",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "3,000 characters" in proc.stdout and "peak RSS" in proc.stdout
+    assert "rejected: no" in proc.stdout
+    synth = importlib.import_module("spacy_deid.corpus.synth")
+    note = synth.generate(1, seed=3, split="all")
+    first_line = next(iter(note)).text.splitlines()[0]
+    assert first_line not in proc.stdout + proc.stderr

@@ -57,6 +57,7 @@ from .crf import viterbi
 from .spans import biluo_spans, bias_emissions, check_recall_bias, check_thresholds
 from .spans import threshold_of
 from .spans import drop_not_phi as _drop_not_phi
+from .segments import MAX_DOC_TOKENS, join_predictions, split_docs
 
 install_extensions()
 
@@ -303,12 +304,17 @@ class PhiEntityRecognizer(TrainablePipe):
 
     def predict(self, docs: Iterable[Doc]) -> List[Prediction]:
         """Decode the best legal BILUO tags and their marginals. Docs are not
-        modified.
+        modified. A doc longer than `segments.MAX_DOC_TOKENS` tokens is
+        predicted in pieces (cut at line breaks where possible), so that
+        memory stays bounded however long a note is.
 
         docs (Iterable[Doc]): The docs.
         RETURNS (List[Prediction]): (tag ids, marginals) per doc.
         """
-        return self.decode(self.emission_scores(docs))
+        docs = list(docs)
+        pieces, owners = split_docs(docs, MAX_DOC_TOKENS)
+        preds = self.decode(self.emission_scores(pieces))
+        return join_predictions(preds, owners, len(docs))
 
     def emission_scores(self, docs: Iterable[Doc]) -> List[Floats2d]:
         """The model's emission scores, before any recall bias. With `decode`,
@@ -330,7 +336,8 @@ class PhiEntityRecognizer(TrainablePipe):
 
     def decode(self, scores: List[Floats2d]) -> List[Prediction]:
         """Decode emission scores (from `emission_scores`) with the current
-        cfg: `predict(docs) == decode(emission_scores(docs))`.
+        cfg: `predict(docs) == decode(emission_scores(docs))` for docs of at
+        most `segments.MAX_DOC_TOKENS` tokens.
 
         scores (List[Floats2d]): (n_tokens, n_tags) scores per doc.
         RETURNS (List[Prediction]): (tag ids, marginals) per doc.
