@@ -57,7 +57,7 @@ from .crf import viterbi
 from .spans import biluo_spans, bias_emissions, check_recall_bias, check_thresholds
 from .spans import threshold_of
 from .spans import drop_not_phi as _drop_not_phi
-from .segments import MAX_DOC_TOKENS, join_predictions, split_docs
+from .segments import MAX_DOC_TOKENS, join_predictions, listens_upstream, split_docs
 
 install_extensions()
 
@@ -306,12 +306,15 @@ class PhiEntityRecognizer(TrainablePipe):
         """Decode the best legal BILUO tags and their marginals. Docs are not
         modified. A doc longer than `segments.MAX_DOC_TOKENS` tokens is
         predicted in pieces (cut at line breaks where possible), so that
-        memory stays bounded however long a note is.
+        memory stays bounded however long a note is; not with a model that
+        listens to an upstream component (whose output pieces lack).
 
         docs (Iterable[Doc]): The docs.
         RETURNS (List[Prediction]): (tag ids, marginals) per doc.
         """
         docs = list(docs)
+        if listens_upstream(self.model):
+            return self.decode(self.emission_scores(docs))
         pieces, owners = split_docs(docs, MAX_DOC_TOKENS)
         preds = self.decode(self.emission_scores(pieces))
         return join_predictions(preds, owners, len(docs))

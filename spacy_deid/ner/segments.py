@@ -9,7 +9,10 @@ is one, else before a sentence start there, else at `max_tokens`. Each piece
 is predicted as a doc of its own, and `join_predictions` puts the pieces'
 tags back in order; every piece ends on a legal tag, so the whole is a legal
 BILUO sequence. A doc of at most `max_tokens` tokens is not copied and is
-predicted exactly as before.
+predicted exactly as before. A model that listens to an upstream component
+(`listens_upstream`: a transformer or tok2vec listener) reads that
+component's output from each doc, which a piece would not have: such docs
+are predicted whole.
 """
 
 from typing import List, Sequence, Tuple
@@ -17,9 +20,16 @@ from typing import List, Sequence, Tuple
 import numpy as np
 from spacy.attrs import IS_SPACE, SENT_START
 from spacy.tokens import Doc
+from thinc.api import Model
 
 Prediction = Tuple[np.ndarray, np.ndarray]
 MAX_DOC_TOKENS = 8192
+
+
+def listens_upstream(model: Model) -> bool:
+    """Whether the model listens to an upstream component (its layers include
+    a tok2vec or transformer listener)."""
+    return any("listener" in node.name for node in model.walk())
 
 
 def piece_bounds(doc: Doc, max_tokens: int = MAX_DOC_TOKENS) -> List[Tuple[int, int]]:

@@ -41,6 +41,7 @@ from spacy.util import load_config, load_model_from_config, load_model_from_path
 from thinc.api import Config
 
 from .. import PRETRAINED_DIR, PIPELINES, __version__
+from ..ner.segments import listens_upstream
 
 CONFIG_DIR = Path(__file__).resolve().parents[2] / "configs"
 NER_FACTORY = "phi_ner"
@@ -253,13 +254,11 @@ def check_no_listener(ner_nlp: Language, name: str, ner_dir: Path) -> None:
     """Refuse a tagger that listens to an upstream component (tok2vec or
     transformer): only the tagger is copied into the assembled pipeline, so
     its listener would get no input there and predict from empty features."""
-    model = ner_nlp.get_pipe(name).model
-    listeners = [node.name for node in model.walk() if "listener" in node.name]
-    if listeners:
+    if listens_upstream(ner_nlp.get_pipe(name).model):
         raise ValueError(
             f"The '{name}' component in {ner_dir} listens to an upstream "
-            f"component ({listeners[0]}); assemble it with that component "
-            "(e.g. use the trained pipeline itself) instead"
+            "component (a tok2vec or transformer listener); assemble it with "
+            "that component (e.g. use the trained pipeline itself) instead"
         )
 
 

@@ -82,3 +82,36 @@ def test_long_doc_is_predicted_as_its_pieces(nlp_en, monkeypatch):
     assert sum(name.endswith("DATE") and name[0] in "BU" for name in names) >= 5
     # Pieces that start with the same text get the same tags up to the cut.
     assert np.array_equal(tags[: len(one) - 2], whole[: len(one) - 2])
+
+
+def test_listening_taggers_predict_docs_whole(nlp_en, monkeypatch):
+    """A tagger that reads an upstream tok2vec's output from the doc cannot
+    be given pieces (copies without that output): its docs are whole."""
+    from spacy.training import Example
+
+    from spacy_deid.ner.segments import listens_upstream
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("tok2vec")
+    listener = {"@architectures": "spacy.Tok2VecListener.v1", "width": 96}
+    model = {
+        "@architectures": "spacy_deid.CharBiLSTMCRF.v1",
+        "features": {**listener, "upstream": "*"},
+        "char_embed": None,
+        "hidden_width": 8,
+    }
+    nlp.add_pipe("phi_ner", config={"model": model})
+    doc = nlp.make_doc("Seen by Whalen on 09/14/2067.")
+    ref = doc.copy()
+    ref.ents = [ref.char_span(8, 14, "DOCTOR")]
+    nlp.initialize(lambda: [Example(doc, ref)])
+    assert listens_upstream(nlp.get_pipe("phi_ner").model)
+    assert not listens_upstream(nlp_en.get_pipe("phi_ner").model)
+
+    def no_split(*args, **kwargs):
+        raise AssertionError("split a doc for a listening tagger")
+
+    monkeypatch.setattr(component, "MAX_DOC_TOKENS", 4)
+    monkeypatch.setattr(component, "split_docs", no_split)
+    long_doc = nlp("Seen by Whalen on 09/14/2067.\n" * 5)
+    assert len(long_doc) > 4
