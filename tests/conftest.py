@@ -47,3 +47,26 @@ def nlp_es():
 @pytest.fixture(scope="session")
 def examples_path() -> Path:
     return ROOT / "examples" / "notes.jsonl"
+
+
+def listening_tagger_pipeline():
+    """A blank English pipeline: `tok2vec`, then a `phi_ner` whose features
+    are a `Tok2VecListener` of it, initialized on one fictional example."""
+    import spacy
+    from spacy.training import Example
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("tok2vec")
+    listener = {"@architectures": "spacy.Tok2VecListener.v1", "width": 96}
+    model = {
+        "@architectures": "spacy_deid.CharBiLSTMCRF.v1",
+        "features": {**listener, "upstream": "*"},
+        "char_embed": None,
+        "hidden_width": 8,
+    }
+    nlp.add_pipe("phi_ner", config={"model": model})
+    doc = nlp.make_doc("Seen by Whalen on 09/14/2067.")
+    ref = doc.copy()
+    ref.ents = [ref.char_span(8, 14, "DOCTOR")]
+    nlp.initialize(lambda: [Example(doc, ref)])
+    return nlp

@@ -13,7 +13,7 @@ from spacy_deid import load as spacy_deid_load
 from spacy_deid.corpus.labelmaps import MEDDOCAN_LABELS
 from spacy_deid.extensions import install_extensions
 
-from .conftest import ROOT, run_python
+from .conftest import ROOT, listening_tagger_pipeline, run_python
 
 DEFAULT_PIPES = ["clinical_sentencizer", "phi_rules", "phi_ner", "phi_surrogates"]
 RULES_PIPES = ["clinical_sentencizer", "phi_rules", "phi_surrogates"]
@@ -244,28 +244,9 @@ def test_build_refuses_a_mismatched_tagger(tmp_path):
 def test_build_refuses_a_tagger_with_a_listener(tmp_path):
     """A tagger fed by a tok2vec/transformer listener would predict from empty
     features once copied alone into the shipped pipeline: refused."""
-    from spacy.training import Example
-
     from spacy_deid.pretrained.build import build
 
-    nlp = spacy.blank("en")
-    nlp.add_pipe("tok2vec")
-    listener = {
-        "@architectures": "spacy.Tok2VecListener.v1",
-        "width": 96,
-        "upstream": "*",
-    }
-    model = {
-        "@architectures": "spacy_deid.CharBiLSTMCRF.v1",
-        "features": listener,
-        "char_embed": None,
-        "hidden_width": 8,
-    }
-    nlp.add_pipe("phi_ner", config={"model": model})
-    doc = nlp.make_doc("Seen by Whalen on 09/14/2067.")
-    ref = doc.copy()
-    ref.ents = [ref.char_span(8, 14, "DOCTOR")]
-    nlp.initialize(lambda: [Example(doc, ref)])
+    nlp = listening_tagger_pipeline()
     nlp.to_disk(tmp_path / "ner")
     with pytest.raises(ValueError, match="listens to an upstream"):
         build("en", tmp_path / "en", ner_dir=tmp_path / "ner")

@@ -8,6 +8,8 @@ import spacy_deid.ner.component as component
 from spacy_deid.ner.crf import is_valid_biluo
 from spacy_deid.ner.segments import join_predictions, piece_bounds, split_docs
 
+from ..conftest import listening_tagger_pipeline
+
 NOTE = (
     "Seen by Dr. Whalen on 09/14/2067 at Mercy Hospital. MRN: 7194334.\n"
     "Pt John Smith, 67 y/o, lives in Boston, MA 02115. Call 617-555-0199."
@@ -87,24 +89,9 @@ def test_long_doc_is_predicted_as_its_pieces(nlp_en, monkeypatch):
 def test_listening_taggers_predict_docs_whole(nlp_en, monkeypatch):
     """A tagger that reads an upstream tok2vec's output from the doc cannot
     be given pieces (copies without that output): its docs are whole."""
-    from spacy.training import Example
-
     from spacy_deid.ner.segments import listens_upstream
 
-    nlp = spacy.blank("en")
-    nlp.add_pipe("tok2vec")
-    listener = {"@architectures": "spacy.Tok2VecListener.v1", "width": 96}
-    model = {
-        "@architectures": "spacy_deid.CharBiLSTMCRF.v1",
-        "features": {**listener, "upstream": "*"},
-        "char_embed": None,
-        "hidden_width": 8,
-    }
-    nlp.add_pipe("phi_ner", config={"model": model})
-    doc = nlp.make_doc("Seen by Whalen on 09/14/2067.")
-    ref = doc.copy()
-    ref.ents = [ref.char_span(8, 14, "DOCTOR")]
-    nlp.initialize(lambda: [Example(doc, ref)])
+    nlp = listening_tagger_pipeline()
     assert listens_upstream(nlp.get_pipe("phi_ner").model)
     assert not listens_upstream(nlp_en.get_pipe("phi_ner").model)
 
