@@ -46,6 +46,7 @@ from spacy.vocab import Vocab
 from ..extensions import install_extensions
 from ..ner.component import merge_ents
 from ..ner.crf import biluo_tag_names, crf_marginals, length_groups, pad_batch, viterbi
+from ..ner.segments import MAX_DOC_TOKENS, join_predictions, split_docs
 from ..ner.spans import biluo_spans, bias_emissions, check_thresholds, drop_not_phi
 from ..ner.spans import threshold_of
 from ..scorers import PHI_SCORE_WEIGHTS, score_phi
@@ -398,16 +399,19 @@ class PhiCRF(Pipe):
 
     def predict(self, docs: Iterable[Doc]) -> List[Prediction]:
         """Decode the best legal BILUO tags and their marginals. Docs are not
-        modified.
+        modified. A doc longer than `segments.MAX_DOC_TOKENS` tokens is
+        predicted in pieces (cut at line breaks where possible), so that
+        memory stays bounded however long a note is.
 
         docs (Iterable[Doc]): The docs.
         RETURNS (List[Prediction]): (tag ids, marginals of those tags) per doc.
         """
         weights = self._require_weights()
         docs = list(docs)
-        scores = [self._emissions(weights, doc) for doc in docs]
+        pieces, owners = split_docs(docs, MAX_DOC_TOKENS)
+        scores = [self._emissions(weights, piece) for piece in pieces]
         preds: List[Prediction] = [
-            (np.zeros((0,), dtype="i8"), np.zeros((0,), dtype="f4")) for _ in docs
+            (np.zeros((0,), dtype="i8"), np.zeros((0,), dtype="f4")) for _ in pieces
         ]
         params = weights.params()
         lengths = [len(s) for s in scores]
@@ -420,7 +424,7 @@ class PhiCRF(Pipe):
                 path = paths[row, : lengths[i]]
                 probs = marginals[row, np.arange(len(path)), path]
                 preds[i] = path, np.clip(probs, 0.0, 1.0).astype("f4")
-        return preds
+        return join_predictions(preds, owners, len(docs))
 
     def _emissions(self, weights: CRFWeights, doc: Doc) -> np.ndarray:
         """A doc's emission scores, with `recall_bias` on the non-O tags."""

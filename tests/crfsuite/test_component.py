@@ -455,3 +455,26 @@ def test_known_non_phi_is_dropped(trained_nlp):
 def test_memory_zone(trained_nlp):
     with trained_nlp.memory_zone():
         assert [_ents(trained_nlp(t)) for t in TEXTS] == EXPECTED
+
+
+def test_long_doc_is_predicted_as_its_pieces(trained_nlp, monkeypatch):
+    """A doc over MAX_DOC_TOKENS gets the tags of its pieces (cut after line
+    breaks), each predicted as a doc of its own."""
+    import spacy_deid.crfsuite.component as crf_component
+    from spacy_deid.ner.segments import piece_bounds
+
+    crf = trained_nlp.get_pipe("phi_crf")
+    line = "Seen by Dr. Smith today . Follow up on 03/04/2021 in clinic .\n"
+    doc = trained_nlp.make_doc(line * 6)
+    per_line = len(trained_nlp.make_doc(line))
+    monkeypatch.setattr(crf_component, "MAX_DOC_TOKENS", 2 * per_line + 3)
+    bounds = piece_bounds(doc, 2 * per_line + 3)
+    assert len(bounds) == 3 and all(
+        end - start == 2 * per_line for start, end in bounds
+    )
+    (tags, probs), _ = crf.predict([doc, trained_nlp.make_doc("x")])
+    alone = crf.predict([trained_nlp.make_doc(doc[a:b].text) for a, b in bounds])
+    assert np.array_equal(tags, np.concatenate([t for t, _ in alone]))
+    assert np.array_equal(probs, np.concatenate([p for _, p in alone]))
+    labels = {crf.tag_names[t][2:] for t in tags if crf.tag_names[t] != "O"}
+    assert labels == {"DOCTOR", "DATE"}
