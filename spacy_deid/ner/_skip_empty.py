@@ -1,6 +1,12 @@
 """The `skip_empty` layer: run a `List[Doc] -> List[Floats2d]` layer on the
 docs that have tokens only, and give empty docs a (0, nO) output. Batches
 without any token never reach the wrapped layer.
+
+A layer that listens to an upstream component (a tok2vec or transformer
+listener) gets every doc of a batch that has any token: the listener's
+outputs are the upstream component's for the whole batch, and it refuses
+another list of docs. Empty docs then go through the layer as zero-row
+arrays, which give the same outputs for the other docs.
 """
 
 from typing import Callable, List, Optional, Tuple
@@ -8,6 +14,8 @@ from typing import Callable, List, Optional, Tuple
 from spacy.tokens import Doc
 from thinc.api import Model
 from thinc.types import Floats2d
+
+from .segments import listens_upstream
 
 InT = List[Doc]
 OutT = List[Floats2d]
@@ -37,6 +45,8 @@ def forward(
     model: Model[InT, OutT], docs: InT, is_train: bool
 ) -> Tuple[OutT, Callable]:
     keep = [i for i, doc in enumerate(docs) if len(doc)]
+    if keep and listens_upstream(model.layers[0]):
+        keep = list(range(len(docs)))
     nO = model.get_ref("output").get_dim("nO")
     outputs = [model.ops.alloc2f(0, nO) for _ in docs]
     if not keep:

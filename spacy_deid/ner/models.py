@@ -4,6 +4,7 @@
     spacy_deid.CharBiLSTMEmbed.v1  per-token character BiLSTM, max-pooled
     spacy_deid.CharCNNEmbed.v1     per-token character CNN, max-pooled
     spacy_deid.TokenFeatures.v1    hashed NORM/PREFIX/SUFFIX/SHAPE (+ vectors)
+    spacy_deid.EmptyDocWidth.v1    a features layer whose empty docs keep its width
 
 Also registered through the `spacy_architectures` entry point, so configs work
 without importing spacy_deid. The LSTMs are `_bilstm.bilstm`, not thinc's
@@ -24,6 +25,7 @@ from ._char_cnn import char_cnn
 from ._char_encoder import char_encoder
 from ._crf_layer import linear_chain_crf
 from ._distinct_rows import predict_distinct_rows
+from ._empty_width import with_empty_width
 from ._skip_empty import skip_empty
 
 DocsToArrays = Model[List[Doc], List[Floats2d]]
@@ -85,6 +87,18 @@ def build_token_features(
     rows = [5000] + [2500] * (len(attrs) - 1) if rows is None else rows
     model = MultiHashEmbed(width, attrs, rows, include_static_vectors)
     return model if include_static_vectors else predict_distinct_rows(model)
+
+
+@registry.architectures("spacy_deid.EmptyDocWidth.v1")
+def build_empty_doc_width(layer: DocsToArrays) -> DocsToArrays:
+    """Wrap a features layer so that an empty doc's output has the layer's
+    width: spacy-transformers' listener gives (0, 0), which a concatenation
+    with the character embedding refuses.
+
+    layer (Model): The features, e.g. spacy-transformers.TransformerListener.v1.
+    RETURNS (Model[List[Doc], List[Floats2d]]): One row per token.
+    """
+    return with_empty_width(layer)
 
 
 @registry.architectures("spacy_deid.CharBiLSTMCRF.v1")

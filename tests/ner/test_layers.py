@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 import spacy
+from spacy.training import Example
 from thinc.api import Model, fix_random_seed
 
 from spacy_deid.ner import _char_encoder
@@ -232,3 +233,50 @@ def test_bilstm_predict_matches_training_forward():
     Xp = _padded(X, size_at_t, lengths)
     trained, _ = model(Xp, True)
     assert np.abs(model.predict(Xp).data - trained.data).max() < 1e-5
+
+
+def test_empty_doc_width_gives_empty_outputs_the_width(nlp):
+    """spacy-transformers' listener gives an empty doc a (0, 0) array:
+    EmptyDocWidth.v1 makes it (0, nO), and its gradient (0, 0) again."""
+    from spacy_deid.ner.models import build_empty_doc_width
+
+    seen = []
+
+    def fake_forward(model, docs, is_train):
+        Ys = [
+            model.ops.alloc2f(len(d), 3) if len(d) else model.ops.alloc2f(0, 0)
+            for d in docs
+        ]
+        return Ys, lambda dYs: seen.append([dY.shape for dY in dYs]) or []
+
+    fake = Model("fake-listener", fake_forward, dims={"nO": None})
+    wrapped = build_empty_doc_width(fake)
+    docs = [nlp(""), nlp("a b"), nlp("")]
+    Ys, backprop = wrapped.begin_update(docs)  # width from the batch
+    assert [Y.shape for Y in Ys] == [(0, 3), (2, 3), (0, 3)]
+    backprop([wrapped.ops.alloc2f(*Y.shape) for Y in Ys])
+    assert seen == [[(0, 0), (2, 3), (0, 0)]]
+    fake.set_dim("nO", 3)
+    assert [Y.shape for Y in wrapped.predict([nlp("")])] == [(0, 3)]
+
+
+def test_update_with_an_empty_note_and_a_listener():
+    """A tagger that listens to an upstream tok2vec gets every doc of a
+    training batch (the listener refuses another list): an empty note in the
+    batch trains."""
+    from thinc.api import Adam
+
+    from ..conftest import listening_tagger_pipeline
+
+    nlp = listening_tagger_pipeline()
+    examples = []
+    for text in ["", "Seen by Whalen on 09/14/2067.", "Dr Lee saw him."]:
+        doc = nlp.make_doc(text)
+        ref = doc.copy()
+        if "Whalen" in text:
+            ref.ents = [ref.char_span(8, 14, "DOCTOR")]
+        examples.append(Example(doc, ref))
+    losses = {}
+    nlp.update(examples, sgd=Adam(0.001), losses=losses)
+    assert np.isfinite(losses["phi_ner"])
+    assert [len(doc) for doc in nlp.pipe(["", "Dr Lee"])] == [0, 2]

@@ -347,12 +347,6 @@ def test_spacy_train_resolves_the_config(tiny_bert, notes_path, tmp_path):
     assert nlp.get_pipe("transformer").model.get_dim("nO") == 32
 
 
-@pytest.mark.xfail(
-    raises=ValueError,
-    strict=True,
-    reason="known limitation: skip_empty drops the empty doc but the listener "
-    "returns the whole batch's outputs; prediction is unaffected",
-)
 def test_update_with_an_empty_note(tiny_bert):
     """An empty note in a training batch (skipped by phi_ner's model) keeps
     the listener's outputs aligned with the other notes."""
