@@ -2,11 +2,14 @@
 docs that have tokens only, and give empty docs a (0, nO) output. Batches
 without any token never reach the wrapped layer.
 
-A layer that listens to an upstream component (a tok2vec or transformer
-listener) gets every doc of a batch that has any token: the listener's
-outputs are the upstream component's for the whole batch, and it refuses
-another list of docs. Empty docs then go through the layer as zero-row
-arrays, which give the same outputs for the other docs.
+In training, a layer that listens to an upstream component (a tok2vec or
+transformer listener) gets every doc of a batch that has any token: the
+listener's outputs are the upstream component's for the whole batch, and it
+refuses another list of docs. Empty docs then go through the layer as
+zero-row arrays (see `spacy_deid.EmptyDocWidth.v1` for the transformer
+listener), which give the same outputs for the other docs. At prediction
+time a listener reads each doc's own data, so empty docs are skipped as
+always.
 """
 
 from typing import Callable, List, Optional, Tuple
@@ -45,7 +48,7 @@ def forward(
     model: Model[InT, OutT], docs: InT, is_train: bool
 ) -> Tuple[OutT, Callable]:
     keep = [i for i, doc in enumerate(docs) if len(doc)]
-    if keep and listens_upstream(model.layers[0]):
+    if keep and is_train and listens_upstream(model.layers[0]):
         keep = list(range(len(docs)))
     nO = model.get_ref("output").get_dim("nO")
     outputs = [model.ops.alloc2f(0, nO) for _ in docs]
