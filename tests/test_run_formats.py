@@ -341,3 +341,21 @@ def test_n_process_and_batch_size_reach_the_runner(inputs, monkeypatch, fmt):
     )
     assert seen["n_process"] == 3 and seen["batch_size"] == 5
     assert seen["timeout"] == 30.0
+
+
+def test_run_uses_one_blas_thread(tmp_path, monkeypatch):
+    """`spacy-deid run` runs numerical libraries with one thread per process
+    (parallelism is --n-process): BLAS threads competing for the cores make
+    the CRF's small matrix products many times slower."""
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    seen = []
+    real = run_module.deidentify_items
+
+    def spy(nlp, items, **kwargs):
+        seen.extend(pool["num_threads"] for pool in threadpoolctl.threadpool_info())
+        return real(nlp, items, **kwargs)
+
+    monkeypatch.setattr(run_module, "deidentify_items", spy)
+    source = write_jsonl(tmp_path / "in.jsonl", [{"id": "a", "text": "Dr. Whalen"}])
+    invoke(str(source), str(tmp_path / "out.jsonl"))
+    assert seen and set(seen) == {1}

@@ -99,6 +99,7 @@ from ..records import (
     input_format,
     read_rows,
 )
+from ..pool import limit_threads
 from ..runner import (
     ON_ERROR_POLICIES,
     ON_ERROR_REDACT_ALL,
@@ -626,6 +627,10 @@ def run_cli(
         clear_dataset(Path(layout.path))
     known = load_known(known_phi, known_cache_size)
     nlp = load_pipeline(model, mode, key_file)
+    # One BLAS/OpenMP thread per process (parallelism is --n-process): the
+    # CRF's small matrix products slow down many times over when BLAS
+    # threads compete with other processes for the cores.
+    limiter = limit_threads()  # noqa: F841 - keep the limit in force
     if max_length is not None:
         nlp.max_length = max_length
     if recall_bias is not None:

@@ -22,6 +22,7 @@ from .. import PIPELINES
 from .. import load as load_shipped
 from ..known.items import KnownItem, KnownPhiError, validate_known
 from ..known.store import KnownPhiStore, merge_known
+from ..pool import limit_threads
 from ..records import Item, Record, Rejected
 from ..runner import SURROGATES, Output, deidentify_items, set_surrogate_mode
 
@@ -75,6 +76,8 @@ def spans_arrow_type(with_offsets: bool) -> pa.DataType:
 
 
 _PIPELINES: "OrderedDict[Tuple[Any, ...], Language]" = OrderedDict()
+# The thread limits set in this process (kept so that they stay in force).
+_THREAD_LIMITS: List[Any] = []
 
 
 def load_deid_pipeline(
@@ -110,6 +113,9 @@ def cached_pipeline(
         _PIPELINES.move_to_end(cache_key)
         return nlp
     nlp = load_deid_pipeline(model, mode, key, max_length)
+    # One BLAS thread per Python worker: Spark runs one per task slot.
+    if not _THREAD_LIMITS:
+        _THREAD_LIMITS.append(limit_threads())
     _PIPELINES[cache_key] = nlp
     while len(_PIPELINES) > CACHE_SIZE:
         _PIPELINES.popitem(last=False)
