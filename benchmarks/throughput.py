@@ -40,7 +40,8 @@ among the processes sharing them.
   cannot run offline is reported and skipped, a note it fails on is counted.
 - growth: `--growth-model` at 1 process on the first 1k, 10k and 100k notes
   (`--growth-sizes`): time per 1k notes (should stay constant) and peak RSS
-  (should stay flat). 100k notes of `en` take about 1.5 h on a 2-core machine.
+  (should stay flat). 100k notes of `en` take about 70 min on a 2-core machine,
+  after about 12 min to generate the notes and count their tokens.
 
 Accuracy. Every system's spans (our `Result.spans`, the tools' spans) are
 scored against the gold spans with `spacy_deid.evaluate`'s binary
