@@ -429,8 +429,6 @@ def deidentify_items(
         n_process = os.cpu_count() or 1
     if n_process < 1:
         raise ValueError("n_process must be at least 1, or -1 (one per CPU)")
-    if timeout is not None and not timeout > 0:
-        raise ValueError("timeout must be a positive number of seconds")
     install_extensions()
     check_pipeline(nlp)
     store = known if known is not None else KnownPhiStore()

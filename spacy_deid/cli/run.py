@@ -88,6 +88,7 @@ from ..outputs import (
     scan_jsonl,
     scan_output,
 )
+from ..pool import limit_threads
 from ..records import (
     FORMATS,
     SUFFIXES,
@@ -99,7 +100,6 @@ from ..records import (
     input_format,
     read_rows,
 )
-from ..pool import limit_threads
 from ..runner import (
     ON_ERROR_POLICIES,
     ON_ERROR_REDACT_ALL,

@@ -92,11 +92,15 @@ def token_bytes(words: List[str], nC: int) -> Tuple[np.ndarray, np.ndarray]:
 def forward(
     model: Model[InT, OutT], docs: InT, is_train: bool
 ) -> Tuple[OutT, Callable]:
-    if not is_train:
-        return _predict(model, docs), _no_backprop
     encoder = model.layers[0]
     nO = model.get_dim("nO")
-    ids, lengths = token_bytes(token_texts(docs), model.get_dim("nC"))
+    # Prediction encodes each distinct text once; training every token, so
+    # that each token's gradient reaches its own byte embeddings.
+    if is_train:
+        words, inverse = token_texts(docs), None
+    else:
+        words, inverse = distinct_texts(docs)
+    ids, lengths = token_bytes(words, model.get_dim("nC"))
     doc_lengths = [len(doc) for doc in docs]
     if len(lengths) == 0:
         return [model.ops.alloc2f(0, nO) for _ in docs], lambda dYs: []
@@ -105,7 +109,12 @@ def forward(
     pooled, argmax = _masked_max(Yp)
     rank = np.empty_like(Xp.indices)
     rank[Xp.indices] = np.arange(len(rank))
-    Ys = model.ops.unflatten(pooled[rank], doc_lengths)
+    per_word = pooled[rank]
+    Ys = model.ops.unflatten(
+        per_word if inverse is None else per_word[inverse], doc_lengths
+    )
+    if not is_train:
+        return Ys, _no_backprop
 
     def backprop(dYs: OutT) -> List:
         d_sorted = model.ops.flatten(dYs)[Xp.indices]
@@ -119,23 +128,6 @@ def forward(
         return []
 
     return Ys, backprop
-
-
-def _predict(model: Model[InT, OutT], docs: InT) -> OutT:
-    """Encode each distinct token text once and copy its vector to every
-    token with that text."""
-    nO = model.get_dim("nO")
-    words, inverse = distinct_texts(docs)
-    doc_lengths = [len(doc) for doc in docs]
-    if not words:
-        return [model.ops.alloc2f(0, nO) for _ in docs]
-    ids, lengths = token_bytes(words, model.get_dim("nC"))
-    Xp, _ = _to_padded(model, ids, lengths)
-    Yp, _ = model.layers[0](Xp, False)
-    pooled, _ = _masked_max(Yp)
-    rank = np.empty_like(Xp.indices)
-    rank[Xp.indices] = np.arange(len(rank))
-    return model.ops.unflatten(pooled[rank][inverse], doc_lengths)
 
 
 def _no_backprop(dYs: OutT) -> List:

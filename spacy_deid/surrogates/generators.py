@@ -681,7 +681,8 @@ def phone_surrogate(text: str, rng: random.Random) -> str:
     the fictional 555-01XX range, which would make surrogates stand out from
     any real number a detector missed). A leading "+1"/"1" country code is
     kept, other digits (and an extension, after "x"/"ext") keep their
-    shape, and letters are replaced (but for PHONE_KEEP_WORDS). Numbers that are not 7, 10 or 1+10 digits are replaced by shape.
+    shape, and letters are replaced (but for PHONE_KEEP_WORDS). Numbers that
+    are not 7, 10 or 1+10 digits are replaced by shape.
     """
     ext = _PHONE_EXT_RE.search(text)
     main, tail = (text[: ext.start()], text[ext.start() :]) if ext else (text, "")
