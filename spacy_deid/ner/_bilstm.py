@@ -4,20 +4,23 @@ in numpy, with correct gradients.
 thinc 8.3's CPU `LSTM` (NumpyOps.backprop_lstm) returns wrong gradients: the
 weight gradient starts from a copy of the weights instead of zeros, and the
 first time step of each direction gets no gate gradient (so a one-step
-sequence gets no input gradient at all). Its forward pass is right. This layer
-replaces it for training and inference; `tests/ner/test_layers.py` checks its
-gradients numerically.
+sequence gets no input gradient at all). This layer replaces it for training
+and inference; `tests/ner/test_layers.py` checks its gradients numerically.
 
 Internally the batch is packed (the rows still running at step t, which are
 the first `size_at_t[t]` as `Padded` sorts by length), so padding costs
 nothing. The input projection of all steps is one matrix product per
 direction; the time loop only does the recurrent (n, h) @ (h, 4h) product.
+Prediction runs the same recurrence without keeping the gates and cells for
+backprop. (thinc's Cython `lstm_forward_inference`, whose forward pass is
+right, took 3x as long on the shapes of the shipped `en` model;
+`tests/ner/test_layers.py` checks that both give the same outputs.)
 """
 
 from typing import Callable, Optional, Tuple
 
 import numpy as np
-from thinc.api import Model, NumpyOps, glorot_uniform_init
+from thinc.api import Model, glorot_uniform_init
 from thinc.types import Padded
 
 Cache = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
@@ -54,8 +57,15 @@ def init(model: Model[Padded, Padded], X: Optional[Padded] = None, Y=None) -> No
     model.set_param("b", model.ops.asarray2f(b))
 
 
-def _sigmoid(X: np.ndarray) -> np.ndarray:
-    return 0.5 * (1.0 + np.tanh(0.5 * X))
+def _halved_gates(W: np.ndarray) -> np.ndarray:
+    """W (4h, ...) with the rows of the input, forget and output gates
+    halved. Then sigmoid(x) = 0.5 * (1 + tanh(0.5 * x)) needs one `tanh` over
+    all four gates; halving is exact in binary floating point, so the
+    results are the same bits as computing 0.5 * x."""
+    nH = W.shape[0] // 4
+    out = W.copy()
+    out[: 3 * nH] *= 0.5
+    return out
 
 
 def _steps(T: int, reverse: bool) -> range:
@@ -86,10 +96,17 @@ def _unpack(
 
 
 def _run(
-    proj: np.ndarray, Wh: np.ndarray, size_at_t: np.ndarray, reverse: bool
+    proj: np.ndarray,
+    Wh: np.ndarray,
+    size_at_t: np.ndarray,
+    reverse: bool,
+    keep: bool = True,
 ) -> Cache:
-    """One direction over packed input projections (+ bias), (N, 4h).
+    """One direction over packed input projections (+ bias), (N, 4h), with
+    the sigmoid gates' columns (and `Wh`'s rows) halved by `_halved_gates`.
 
+    keep (bool): Keep the gate activations and cells for `_backprop`; without
+        it they are overwritten step by step and returned empty.
     RETURNS (Cache): Packed gate activations, cells and outputs, and the
         step sizes.
     """
@@ -98,21 +115,29 @@ def _run(
     offsets = _offsets(size_at_t)
     B = int(size_at_t[0]) if len(size_at_t) else 0
     H = np.empty((proj.shape[0], nH), dtype="f4")
-    C = np.empty((proj.shape[0], nH), dtype="f4")
-    gates = np.empty(proj.shape, dtype="f4")
+    C = np.empty((proj.shape[0] if keep else 0, nH), dtype="f4")
+    gates = np.empty(proj.shape if keep else (B, nG), dtype="f4")
     h = np.zeros((B, nH), dtype="f4")
     c = np.zeros((B, nH), dtype="f4")
     for t in _steps(len(size_at_t), reverse):
         n = size_at_t[t]
         rows = slice(offsets[t], offsets[t + 1])
-        a = gates[rows]
+        a = gates[rows] if keep else gates[:n]
         np.add(proj[rows], h[:n] @ Wh.T, out=a)
-        a[:, : 3 * nH] = _sigmoid(a[:, : 3 * nH])
-        np.tanh(a[:, 3 * nH :], out=a[:, 3 * nH :])
-        c[:n] = a[:, nH : 2 * nH] * c[:n] + a[:, :nH] * a[:, 3 * nH :]
-        h[:n] = a[:, 2 * nH : 3 * nH] * np.tanh(c[:n])
-        C[rows], H[rows] = c[:n], h[:n]
-    return gates, C, H, size_at_t
+        np.tanh(a, out=a)
+        sigmoids = a[:, : 3 * nH]
+        sigmoids += 1.0
+        sigmoids *= 0.5
+        c_t, h_t = c[:n], h[:n]
+        input_cell = a[:, :nH] * a[:, 3 * nH :]
+        np.multiply(a[:, nH : 2 * nH], c_t, out=c_t)
+        c_t += input_cell
+        np.tanh(c_t, out=input_cell)
+        np.multiply(a[:, 2 * nH : 3 * nH], input_cell, out=h_t)
+        H[rows] = h_t
+        if keep:
+            C[rows] = c_t
+    return (gates if keep else gates[:0]), C, H, size_at_t
 
 
 def _backprop(
@@ -156,29 +181,6 @@ def _backprop(
     return d_proj, dWh
 
 
-def _thinc_params(Wx: np.ndarray, Wh: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Our weights in the flat layout of thinc's CPU LSTM kernel: per
-    direction Wx, bx, Wh, bh, with the gate blocks in the order forget,
-    input, output, cell (ours: input, forget, output, cell)."""
-    nH = Wh.shape[2]
-    parts = []
-    for d in range(2):
-        for W in (Wx[d], b[d], Wh[d]):
-            parts.append(np.concatenate([W[nH : 2 * nH], W[:nH], W[2 * nH :]]).ravel())
-        parts.append(np.zeros(4 * nH, dtype="f4"))
-    return np.concatenate(parts).astype("f4")
-
-
-def _predict(model: Model[Padded, Padded], X: np.ndarray, size_at_t) -> np.ndarray:
-    """Inference with thinc's Cython kernel (its forward pass is right)."""
-    Wx, Wh, b = (model.get_param(name) for name in ("Wx", "Wh", "b"))
-    nH = Wh.shape[2]
-    zeros = np.zeros((1, 2, nH), dtype="f4")
-    params = _thinc_params(Wx, Wh, b)
-    sizes = np.ascontiguousarray(size_at_t, dtype="i4")
-    return model.ops.lstm_forward_inference(params, zeros, zeros, X, sizes)
-
-
 def forward(
     model: Model[Padded, Padded], Xp: Padded, is_train: bool
 ) -> Tuple[Padded, Callable]:
@@ -187,13 +189,14 @@ def forward(
     size_at_t = np.asarray(Xp.size_at_t)
     offsets = _offsets(size_at_t)
     X = _pack(Xp.data, size_at_t, offsets)
-    if not is_train and isinstance(model.ops, NumpyOps) and len(X):
-        Y = _unpack(_predict(model, X, size_at_t), size_at_t, offsets, B)
-        return Padded(Y, Xp.size_at_t, Xp.lengths, Xp.indices), _no_backprop
-    caches = [
-        _run(X @ Wx[d].T + b[d], Wh[d], size_at_t, reverse=d == 1) for d in range(2)
-    ]
+    caches = []
+    for d in range(2):
+        proj = X @ _halved_gates(Wx[d]).T + _halved_gates(b[d])
+        halved_Wh = _halved_gates(Wh[d])
+        caches.append(_run(proj, halved_Wh, size_at_t, reverse=d == 1, keep=is_train))
     Y = _unpack(np.hstack([cache[2] for cache in caches]), size_at_t, offsets, B)
+    if not is_train:
+        return Padded(Y, Xp.size_at_t, Xp.lengths, Xp.indices), _no_backprop
 
     def backprop(dYp: Padded) -> Padded:
         nH = Wh.shape[2]

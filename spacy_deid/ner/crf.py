@@ -161,26 +161,28 @@ class _Batch:
         return X
 
     def potentials(
-        self, t: int, allowed: Optional[np.ndarray]
+        self, allowed: Optional[np.ndarray]
     ) -> Tuple[np.ndarray, np.ndarray]:
-        """exp(E[t] - shift) for the running rows, zero where a tag is not
-        allowed (by `allowed` or as a first or last tag), and the shift.
+        """exp(E - shift) at every step of the running rows, zero where a tag
+        is not allowed (by `allowed` or as a first or last tag) and on
+        padding, and the shifts (zero on padding).
 
-        t (int): The step.
         allowed (Optional[ndarray]): Boolean (T, B, K) or None.
-        RETURNS (Tuple[ndarray, ndarray]): (n, K) potentials and (n,) shifts.
+        RETURNS (Tuple[ndarray, ndarray]): (T, B, K) potentials and (T, B)
+            shifts.
         """
-        n = self.n_at[t]
-        ok = np.ones((n, self.E.shape[2]), dtype=bool)
+        T, B, K = self.E.shape
+        running = np.arange(T)[:, None] < self.lengths[None, :]
+        ok = np.broadcast_to(running[:, :, None], (T, B, K)).copy()
         if allowed is not None:
-            ok &= allowed[t, :n]
-        if t == 0:
-            ok &= self.first_ok
-        ok[self.n_at[t + 1] : n] &= self.last_ok
-        masked = np.where(ok, self.E[t, :n], -np.inf)
-        shift = masked.max(axis=1)
+            ok &= allowed
+        if T:
+            ok[0] &= self.first_ok
+            ok[self.last] &= self.last_ok
+        masked = np.where(ok, self.E, -np.inf)
+        shift = masked.max(axis=2)
         shift[~np.isfinite(shift)] = 0.0
-        phi = np.exp(np.maximum(masked - shift[:, None], _MIN_LOG))
+        phi = np.exp(np.maximum(masked - shift[:, :, None], _MIN_LOG))
         phi *= ok
         return phi, shift
 
@@ -211,13 +213,13 @@ def _forward_backward(
         pairwise marginals (K, K) and which rows have any allowed path.
     """
     shape = batch.E.shape
-    phi, alpha = np.zeros(shape), np.zeros(shape)
-    scale, shift = np.ones(shape[:2]), np.zeros(shape[:2])
+    phi, shift = batch.potentials(allowed)
+    alpha = np.zeros(shape)
+    scale = np.ones(shape[:2])
     dead = np.zeros(shape[1], dtype=bool)
     n_at = batch.n_at
     for t in range(batch.T):
         n = n_at[t]
-        phi[t, :n], shift[t, :n] = batch.potentials(t, allowed)
         a = phi[0, :n] if t == 0 else (alpha[t - 1, :n] @ exp_trans) * phi[t, :n]
         total = a.sum(axis=1)
         dead[:n] |= total <= 0
@@ -332,10 +334,59 @@ def crf_marginals(
     return batch.unsort(result.marginals)
 
 
+class _LegalBlocks:
+    """Constrained transition scores cut to the legal transitions, which
+    form two blocks: "outside" tags (O, L-*, U-*) go to "opening" tags (O,
+    B-*, U-*), any to any; "B-X" and "I-X" go to "I-X" and "L-X" of their own
+    label only. Every other transition is illegal, so a Viterbi step needs
+    only these scores."""
+
+    def __init__(self, transitions: np.ndarray, rows: int):
+        prefix, _ = _tag_kinds(transitions.shape[0])
+        self.sources = np.flatnonzero(np.isin(prefix, ("O", "L", "U")))
+        self.targets = np.flatnonzero(np.isin(prefix, ("O", "B", "U")))
+        begins, insides = np.flatnonzero(prefix == "B"), np.flatnonzero(prefix == "I")
+        # Each label's "I-X" then "L-X", from its "B-X" or its "I-X".
+        self.inner = np.concatenate([insides, insides + 1])
+        self.from_b = np.concatenate([begins, begins])
+        self.from_i = np.concatenate([insides, insides])
+        # (target, source), so that the max runs over contiguous memory.
+        outer = transitions[np.ix_(self.sources, self.targets)]
+        self.outer = np.ascontiguousarray(outer.T)
+        self.b_inner = transitions[self.from_b, self.inner]
+        self.i_inner = transitions[self.from_i, self.inner]
+        # Reused by every step: a fresh array this size costs page faults.
+        self._cand = np.empty((rows,) + self.outer.shape)
+
+    def step(self, delta: np.ndarray, back: np.ndarray) -> np.ndarray:
+        """Best score of each tag after one more step, before its emission,
+        with its best previous tag written to `back`. Ties go to the lower
+        tag id, as an argmax over all K previous tags would give.
+
+        delta (ndarray): Best path scores (n, K) at the previous step.
+        back (ndarray): (n, K) back pointers, written.
+        RETURNS (ndarray): (n, K) scores.
+        """
+        cand = self._cand[: len(delta)]
+        np.add(delta[:, None, self.sources], self.outer, out=cand)
+        arg = cand.argmax(axis=2)
+        best = np.empty(delta.shape)
+        best[:, self.targets] = np.take_along_axis(cand, arg[:, :, None], axis=2)[
+            ..., 0
+        ]
+        back[:, self.targets] = self.sources[arg]
+        via_b = delta[:, self.from_b] + self.b_inner
+        via_i = delta[:, self.from_i] + self.i_inner
+        use_i = via_i > via_b
+        best[:, self.inner] = np.where(use_i, via_i, via_b)
+        back[:, self.inner] = np.where(use_i, self.from_i, self.from_b)
+        return best
+
+
 def viterbi(
     emissions: np.ndarray, lengths: np.ndarray, params: CRFParams
 ) -> Tuple[np.ndarray, np.ndarray]:
-    """Best tag sequence per row under the constrained scores.
+    """Best legal tag sequence per row under the constrained scores.
 
     emissions (ndarray): Scores (B, T, K).
     lengths (ndarray): Sequence lengths (B,).
@@ -347,17 +398,14 @@ def viterbi(
     B = emissions.shape[0]
     if batch.T == 0:
         return np.full(emissions.shape[:2], -1, dtype="i8"), np.zeros(B)
-    # Scores as (to, from), so that the max runs over contiguous memory.
-    trans_in = np.ascontiguousarray(params.transitions.T)
+    legal = _LegalBlocks(params.transitions, B)
     E, n_at = batch.E, batch.n_at
     delta = E[0].copy()
     back = np.zeros(E.shape, dtype="i8")
     for t in range(1, batch.T):
         n = n_at[t]
-        cand = delta[:n, None, :] + trans_in
-        back[t, :n] = cand.argmax(axis=2)
-        best = np.take_along_axis(cand, back[t, :n, :, None], axis=2)
-        delta[:n] = best[:, :, 0] + E[t, :n]
+        delta[:n] = legal.step(delta[:n], back[t, :n])
+        delta[:n] += E[t, :n]
     path = np.full((batch.T, B), -1, dtype="i8")
     cur = delta.argmax(axis=1)
     scores = delta[np.arange(B), cur]

@@ -184,6 +184,39 @@ def test_viterbi_matches_brute_force(seed):
         assert (paths[b, n:] == -1).all()
 
 
+def _dense_viterbi(E, n, p):
+    """Textbook Viterbi over all K x K transitions, ties to the lower tag."""
+    delta = E[0] + p.start
+    back = []
+    for i in range(1, n):
+        cand = delta[:, None] + p.transitions  # (from, to)
+        back.append(cand.argmax(axis=0))
+        delta = cand.max(axis=0) + E[i]
+    delta = delta + p.end
+    path = [int(delta.argmax())]
+    for pointers in reversed(back):
+        path.append(int(pointers[path[-1]]))
+    return path[::-1], float(delta.max())
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_viterbi_over_legal_blocks_equals_dense_viterbi(seed):
+    """The Viterbi step only scores the legal transition blocks; with ties
+    everywhere (small integer scores) it still picks what the dense
+    recursion over all tags picks."""
+    rng = np.random.default_rng(seed)
+    K = 1 + 4 * 6
+    lengths = rng.integers(1, 30, size=12)
+    E = rng.integers(-2, 3, size=(12, 30, K)).astype("f8")
+    trans = rng.integers(-1, 2, size=(K, K)).astype("f8")
+    p = CRFParams.constrained(trans, np.zeros(K), np.zeros(K))
+    paths, scores = viterbi(E, lengths, p)
+    for b, n in enumerate(lengths):
+        path, score = _dense_viterbi(E[b], n, p)
+        assert list(paths[b, :n]) == path
+        assert scores[b] == score
+
+
 def test_length_one():
     E, lengths, trans, start, end = _random_case(7, n_labels=1, lengths=(1,))
     p = CRFParams.constrained(trans, start, end)

@@ -221,7 +221,23 @@ def test_thinc_lstm_gradients_are_still_wrong():
     assert np.abs(analytic - numeric).max() < 1e-3
 
 
-def test_bilstm_predict_matches_training_forward():
+def _thinc_lstm_params(Wx, Wh, b):
+    """Our weights in the flat layout of thinc's CPU LSTM kernel: per
+    direction Wx, bx, Wh, bh, with the gate blocks in the order forget,
+    input, output, cell (ours: input, forget, output, cell)."""
+    nH = Wh.shape[2]
+    parts = []
+    for d in range(2):
+        for W in (Wx[d], b[d], Wh[d]):
+            parts.append(np.concatenate([W[nH : 2 * nH], W[:nH], W[2 * nH :]]).ravel())
+        parts.append(np.zeros(4 * nH, dtype="f4"))
+    return np.concatenate(parts).astype("f4")
+
+
+@pytest.mark.parametrize("is_train", [False, True])
+def test_bilstm_forward_matches_thincs_kernel(is_train):
+    """Our recurrence (prediction, and training with its caches) gives the
+    outputs of thinc's Cython inference kernel, whose forward pass is right."""
     from spacy_deid.ner._bilstm import bilstm
 
     fix_random_seed(1)
@@ -231,8 +247,15 @@ def test_bilstm_predict_matches_training_forward():
     b += np.random.default_rng(1).normal(size=b.shape).astype("f4")
     X, size_at_t, lengths, _ = _padded_case(6)
     Xp = _padded(X, size_at_t, lengths)
-    trained, _ = model(Xp, True)
-    assert np.abs(model.predict(Xp).data - trained.data).max() < 1e-5
+    ours = model(Xp, is_train)[0].data
+    Wx, Wh = model.get_param("Wx"), model.get_param("Wh")
+    zeros = np.zeros((1, 2, 3), dtype="f4")
+    packed = np.concatenate([X[t, :n] for t, n in enumerate(size_at_t)])
+    sizes = np.asarray(size_at_t, dtype="i4")
+    flat = _thinc_lstm_params(Wx, Wh, b)
+    theirs = model.ops.lstm_forward_inference(flat, zeros, zeros, packed, sizes)
+    ours_packed = np.concatenate([ours[t, :n] for t, n in enumerate(size_at_t)])
+    assert np.abs(ours_packed - theirs).max() < 1e-5
 
 
 def test_empty_doc_width_gives_empty_outputs_the_width(nlp):
