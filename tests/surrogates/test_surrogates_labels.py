@@ -1,4 +1,5 @@
 import ipaddress
+import itertools
 import re
 
 import pytest
@@ -236,6 +237,39 @@ def test_reveals():
     assert not reveals("MA", "Massachusetts")
     # Originals of fewer than 3 letters or digits: equality only.
     assert reveals("Ed", "ed") and not reveals("Ed", "Ed Smith")
+
+
+def test_reveals_without_regex_agrees_with_the_regex():
+    """ASCII strings skip the per-original regex; the answer is the same.
+    Every original of up to 4 characters from "aB1_." in surrogates that hold
+    one or two copies of it (either case), between word and non-word
+    characters."""
+    from spacy_deid.surrogates.replacer import reveals
+
+    originals = [
+        "".join(chars)
+        for size in range(1, 5)
+        for chars in itertools.product("aB1_.", repeat=size)
+    ]
+    for original in originals:
+        regex = re.compile(r"(?<!\w)" + re.escape(original) + r"(?!\w)", re.I)
+        for copy in (original, original.swapcase()):
+            for left, mid, right in itertools.product(
+                ["", "a", " "], [None, " ", "b_"], ["", "1", "."]
+            ):
+                surrogate = left + copy + ("" if mid is None else mid + copy) + right
+                expected = surrogate.casefold() == original.casefold() or (
+                    sum(char.isalnum() for char in original) >= 3
+                    and regex.search(surrogate) is not None
+                )
+                assert reveals(original, surrogate) == expected, (original, surrogate)
+
+
+def test_reveals_outside_ascii_folds_like_re():
+    from spacy_deid.surrogates.replacer import reveals
+
+    assert reveals("Kirk", "Captain \u212airk")  # Kelvin sign matches "k"
+    assert reveals("Zoë", "ZOË Smith") and not reveals("Zoë", "Zoëlla")
 
 
 @pytest.mark.parametrize("seed", range(40))
