@@ -9,6 +9,9 @@ Patterns carry i2b2 labels. With `label_map` (a map name from
 `spacy_deid.corpus.labelmaps`, e.g. "i2b22meddocan") the emitted spans get
 the mapped labels instead, so the rules can feed a pipeline in another label
 scheme (MEDDOCAN); NOT_PHI spans are never mapped.
+
+A pattern runs through its scout (`scout.py`) where it has one: the same
+matches as `finditer`, without trying the pattern at every character.
 """
 
 import re
@@ -41,6 +44,8 @@ from ..extensions import install_extensions
 from ..labels import LABELS, NOT_PHI_KEY, normalize_label
 from .patterns._common import DEFAULT_WINDOW
 from .patterns.negatives import NOT_PHI
+from .scout import finditer as scouted_finditer
+from .scout import make_scout
 from .validators import VALIDATORS, get_validator
 
 install_extensions()
@@ -128,6 +133,7 @@ class CompiledPattern:
     exclude_after: Optional["re.Pattern[str]"]
     require_before: Optional["re.Pattern[str]"]
     window: int
+    scout: Optional["re.Pattern[str]"] = None
 
 
 class Candidate(NamedTuple):
@@ -192,11 +198,12 @@ def compile_pattern(pattern: PatternType, index: int) -> CompiledPattern:
     flags = pattern.get("flags") or ""
     before, after = pattern.get("exclude_before"), pattern.get("exclude_after")
     required = pattern.get("require_before")
+    regex = _compile(pattern["pattern"], flags, pid)
     return CompiledPattern(
         index=index,
         id=pid,
         label=normalize_label(pattern["label"]),
-        regex=_compile(pattern["pattern"], flags, pid),
+        regex=regex,
         priority=int(pattern.get("priority") or 0),
         score=1.0 if pattern.get("score") is None else float(pattern["score"]),
         validator=pattern.get("validator") or None,
@@ -204,6 +211,7 @@ def compile_pattern(pattern: PatternType, index: int) -> CompiledPattern:
         exclude_after=_compile(after, flags, pid) if after else None,
         require_before=_compile(required, flags, pid) if required else None,
         window=int(pattern.get("context_window") or DEFAULT_WINDOW),
+        scout=make_scout(regex),
     )
 
 
@@ -246,7 +254,7 @@ def find_candidates(text: str, pattern: CompiledPattern) -> List[Candidate]:
     """
     validator = get_validator(pattern.validator) if pattern.validator else None
     found = []
-    for match in pattern.regex.finditer(text):
+    for match in scouted_finditer(pattern.regex, pattern.scout, text):
         offsets = _phi_offsets(match)
         if offsets is None:
             continue

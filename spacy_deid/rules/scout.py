@@ -1,0 +1,209 @@
+"""Scouts: find a pattern's matches without trying it at every position.
+
+Python's `re` skips ahead to candidate positions only when a pattern starts
+with a literal or a character set. Most PHI patterns start with a lookbehind,
+`\\b` or an alternation of cue words, so `finditer` tries them at every
+character, about 30 ns each; with ~100 patterns that was most of the ruler's
+time.
+
+A scout is `[S](?<=(?=P)[\\s\\S])`: the set S of characters a match of P can
+start with, then (looking back over that character) P itself as a lookahead.
+`re` jumps from one character of S to the next in C, and the scout matches
+at exactly the positions where P matches. `finditer` below then takes, left to
+right, each such position at or after the end of the previous match and
+matches P there: the same matches, with the same groups, as `P.finditer`.
+
+S is read off P's parse tree (`re`'s own parser) and is never too small:
+anything the analysis does not know (a negated set, `.`, a backreference,
+a case-blind letter outside ASCII, ...) gives no scout, and the pattern runs
+as before. So do patterns that can match the empty string, verbose ones, and
+those where S holds every lower-case ASCII letter (a scout gains nothing).
+"""
+
+import re
+from functools import lru_cache
+from typing import Iterator, List, Optional, Set, Tuple
+
+try:  # Python 3.11+
+    from re import _compiler as _sre_compile
+    from re import _constants as _sre
+    from re import _parser as _sre_parse
+except ImportError:  # Python 3.10
+    import sre_compile as _sre_compile  # type: ignore[no-redef]
+    import sre_constants as _sre  # type: ignore[no-redef]
+    import sre_parse as _sre_parse  # type: ignore[no-redef]
+
+_ZERO_WIDTH = (_sre.AT, _sre.ASSERT, _sre.ASSERT_NOT)
+_REPEATS = tuple(
+    op
+    for op in (
+        _sre.MAX_REPEAT,
+        _sre.MIN_REPEAT,
+        getattr(_sre, "POSSESSIVE_REPEAT", None),
+    )
+    if op is not None
+)
+_ATOMIC = getattr(_sre, "ATOMIC_GROUP", None)
+_CATEGORIES = {
+    _sre.CATEGORY_DIGIT: r"\d",
+    _sre.CATEGORY_NOT_DIGIT: r"\D",
+    _sre.CATEGORY_SPACE: r"\s",
+    _sre.CATEGORY_NOT_SPACE: r"\S",
+    _sre.CATEGORY_WORD: r"\w",
+    _sre.CATEGORY_NOT_WORD: r"\W",
+}
+# Characters outside ASCII that case-blind matching pairs with an ASCII
+# letter (checked against `re` over all of Unicode in the tests).
+_FOLD_EXTRA = {"i": "\u0130\u0131", "k": "\u212a", "s": "\u017f"}
+# An item of S: a character, a (low, high) range, or a category escape.
+Item = Tuple[str, object]
+
+
+class _Unknown(Exception):
+    """The analysis cannot bound the first character."""
+
+
+def make_scout(regex: "re.Pattern[str]") -> Optional["re.Pattern[str]"]:
+    """The scout of a compiled pattern, or None where it has none.
+
+    regex (re.Pattern[str]): The pattern.
+    RETURNS (Optional[re.Pattern[str]]): The scout.
+    """
+    if not isinstance(regex.pattern, str):
+        return None
+    return _scout(regex.pattern, regex.flags)
+
+
+@lru_cache(maxsize=1024)
+def _scout(pattern: str, flags: int) -> Optional["re.Pattern[str]"]:
+    """`make_scout`, once per process for each pattern: parsing a pattern
+    and compiling its scout take longer than compiling it (which `re`
+    caches)."""
+    regex = re.compile(pattern, flags)
+    if regex.flags & (re.VERBOSE | re.LOCALE):
+        return None
+    try:
+        tree = _sre_parse.parse(pattern, flags)
+        if tree.state.flags & (re.VERBOSE | re.LOCALE):
+            return None
+        items, nullable = _first(tree.data, tree.state.flags)
+        if nullable or not items:
+            return None
+        first = _char_class(items)
+        if re.fullmatch(first + "+", "abcdefghijklmnopqrstuvwxyz"):
+            return None
+        # S holds the case variants itself; `re` skips ahead only with a set
+        # that is not case-blind.
+        first = "(?-i:" + first + ")" if regex.flags & re.IGNORECASE else first
+        return re.compile(first + r"(?<=(?=" + pattern + r")[\s\S])", flags)
+    except (_Unknown, re.error, RecursionError):
+        return None
+
+
+def finditer(
+    regex: "re.Pattern[str]", scout: Optional["re.Pattern[str]"], text: str
+) -> Iterator["re.Match[str]"]:
+    """`regex.finditer(text)`, through the scout if there is one.
+
+    regex (re.Pattern[str]): The pattern.
+    scout (Optional[re.Pattern[str]]): Its scout, from `make_scout`.
+    text (str): The text.
+    YIELDS (re.Match[str]): The matches of `regex`, in order.
+    """
+    if scout is None:
+        yield from regex.finditer(text)
+        return
+    end = 0
+    for hit in scout.finditer(text):
+        start = hit.start()
+        if start < end:
+            continue
+        match = regex.match(text, start)
+        if match is None:  # cannot happen: the scout checked this position
+            raise RuntimeError("a PHI pattern's scout disagrees with the pattern")
+        end = match.end()
+        yield match
+
+
+def _first(data: list, flags: int) -> Tuple[List[Item], bool]:
+    """The items of S for a sequence of parse-tree nodes, and whether the
+    sequence can match the empty string."""
+    items: List[Item] = []
+    for op, av in data:
+        if op in _ZERO_WIDTH:
+            continue
+        if op is _sre.SUBPATTERN:
+            _, add_flags, del_flags, sub = av
+            scoped = _sre_compile._combine_flags(flags, add_flags, del_flags)
+            found, nullable = _first(sub.data, scoped)
+        elif op is _sre.BRANCH:
+            found, nullable = [], False
+            for alternative in av[1]:
+                alt_items, alt_nullable = _first(alternative.data, flags)
+                found += alt_items
+                nullable = nullable or alt_nullable
+        elif op in _REPEATS:
+            low, _, sub = av
+            found, nullable = _first(sub.data, flags)
+            nullable = nullable or low == 0
+        elif _ATOMIC is not None and op is _ATOMIC:
+            found, nullable = _first(av.data, flags)
+        else:
+            found, nullable = _char_items(op, av, flags), False
+        items += found
+        if not nullable:
+            return items, False
+    return items, True
+
+
+def _char_items(op: object, av: object, flags: int) -> List[Item]:
+    """The items of S for one character-consuming node."""
+    if op is _sre.LITERAL:
+        return [("char", code) for code in _case_variants(av, flags)]  # type: ignore[arg-type]
+    if op is not _sre.IN:
+        raise _Unknown
+    items: List[Item] = []
+    for item_op, item_av in av:  # type: ignore[attr-defined]
+        if item_op is _sre.LITERAL:
+            items += [("char", code) for code in _case_variants(item_av, flags)]
+        elif item_op is _sre.RANGE and not flags & re.IGNORECASE:
+            items.append(("range", item_av))
+        elif item_op is _sre.RANGE:
+            low, high = item_av
+            for code in range(low, high + 1):
+                items += [("char", c) for c in _case_variants(code, flags)]
+        elif item_op is _sre.CATEGORY and item_av in _CATEGORIES:
+            items.append(("category", item_av))
+        else:
+            raise _Unknown
+    return items
+
+
+def _case_variants(code: int, flags: int) -> Set[int]:
+    """The characters a literal matches: itself, or under IGNORECASE its
+    case variants (for ASCII; other cased characters are unknown)."""
+    char = chr(code)
+    if not flags & re.IGNORECASE or char.lower() == char.upper():
+        if not char.isascii() and flags & re.IGNORECASE:
+            raise _Unknown
+        return {code}
+    if not char.isascii():
+        raise _Unknown
+    lower = char.lower()
+    variants = {lower, lower.upper()}
+    if not flags & re.ASCII:
+        variants.update(_FOLD_EXTRA.get(lower, ""))
+    return {ord(variant) for variant in variants}
+
+
+def _char_class(items: List[Item]) -> str:
+    """A character class of the items."""
+    parts = set()
+    for kind, value in items:
+        if kind == "char":
+            parts.add("\\U%08x" % value)
+        elif kind == "range":
+            parts.add("\\U%08x-\\U%08x" % value)  # type: ignore[str-format]
+        else:
+            parts.add(_CATEGORIES[value])
+    return "[" + "".join(sorted(parts)) + "]"
