@@ -179,10 +179,13 @@ class _Batch:
         if T:
             ok[0] &= self.first_ok
             ok[self.last] &= self.last_ok
-        masked = np.where(ok, self.E, -np.inf)
-        shift = masked.max(axis=2)
+        phi = np.where(ok, self.E, -np.inf)
+        shift = phi.max(axis=2)
         shift[~np.isfinite(shift)] = 0.0
-        phi = np.exp(np.maximum(masked - shift[:, :, None], _MIN_LOG))
+        # In place: exp(max(E - shift, _MIN_LOG)), zero where not ok.
+        phi -= shift[:, :, None]
+        np.maximum(phi, _MIN_LOG, out=phi)
+        np.exp(phi, out=phi)
         phi *= ok
         return phi, shift
 
