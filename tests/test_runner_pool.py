@@ -360,10 +360,12 @@ def test_memory_zones_keep_the_workers_vocab_flat(nlp_rules):
     assert any(s.strings > s.strings_at_start + 48 for s in growing.stats.values())
 
 
-def test_spawn_workers(nlp_hazard, monkeypatch):
-    """With "spawn" (macOS, Windows) the pipeline, its phi_known and the
-    MarkFailed error handler reach the workers by pickling."""
-    monkeypatch.setattr(pool_module, "START_METHOD", "spawn")
+@pytest.mark.parametrize("method", ["spawn", "forkserver"])
+def test_spawn_workers(nlp_hazard, monkeypatch, method):
+    """With "spawn" (macOS, Windows) or "forkserver" (Linux's default from
+    Python 3.14) the pipeline, its phi_known and the MarkFailed error handler
+    reach the workers by pickling."""
+    monkeypatch.setattr(pool_module, "START_METHOD", method)
     texts = ["Seen by Dr. Whalen on 09/14/2067.", f"MRN 7194334 {SWALLOW_MARK}"]
     texts += ["Call 617-555-0199.", "Harold Bixby lives at 12 Elm St."]
     known = [{"text": "Harold Bixby", "label": "PATIENT"}]
