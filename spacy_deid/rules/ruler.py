@@ -44,8 +44,7 @@ from ..extensions import install_extensions
 from ..labels import LABELS, NOT_PHI_KEY, normalize_label
 from .patterns._common import DEFAULT_WINDOW
 from .patterns.negatives import NOT_PHI
-from .scout import finditer as scouted_finditer
-from .scout import make_scout
+from .scout import finditer as scouted_finditer, make_scout
 from .validators import VALIDATORS, get_validator
 
 install_extensions()

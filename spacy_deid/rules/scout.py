@@ -79,14 +79,12 @@ def _scout(pattern: str, flags: int) -> Optional["re.Pattern[str]"]:
     """`make_scout`, once per process for each pattern: parsing a pattern
     and compiling its scout take longer than compiling it (which `re`
     caches)."""
-    regex = re.compile(pattern, flags)
-    if regex.flags & (re.VERBOSE | re.LOCALE):
-        return None
     try:
         tree = _sre_parse.parse(pattern, flags)
-        if tree.state.flags & (re.VERBOSE | re.LOCALE):
+        flags_in_force = tree.state.flags  # with the pattern's inline flags
+        if flags_in_force & (re.VERBOSE | re.LOCALE):
             return None
-        items, nullable = _first(tree.data, tree.state.flags)
+        items, nullable = _first(tree.data, flags_in_force)
         if nullable or not items:
             return None
         first = _char_class(items)
@@ -94,7 +92,7 @@ def _scout(pattern: str, flags: int) -> Optional["re.Pattern[str]"]:
             return None
         # S holds the case variants itself; `re` skips ahead only with a set
         # that is not case-blind.
-        first = "(?-i:" + first + ")" if regex.flags & re.IGNORECASE else first
+        first = "(?-i:" + first + ")" if flags_in_force & re.IGNORECASE else first
         return re.compile(first + r"(?<=(?=" + pattern + r")[\s\S])", flags)
     except (_Unknown, re.error, RecursionError):
         return None
