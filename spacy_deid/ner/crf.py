@@ -342,9 +342,16 @@ class _LegalBlocks:
     form two blocks: "outside" tags (O, L-*, U-*) go to "opening" tags (O,
     B-*, U-*), any to any; "B-X" and "I-X" go to "I-X" and "L-X" of their own
     label only. Every other transition is illegal, so a Viterbi step needs
-    only these scores."""
+    only these scores.
 
-    def __init__(self, transitions: np.ndarray, rows: int):
+    The "outside" block is also pruned, exactly: a source tag whose score is
+    more than the block's range of transition scores (`reach`) below the
+    row's best source cannot be the best predecessor of any tag, since the
+    best source reaches every tag with a strictly higher score. A trained
+    model leaves one or two sources per row, so a step scores a few columns
+    of the block rather than all of them."""
+
+    def __init__(self, transitions: np.ndarray):
         prefix, _ = _tag_kinds(transitions.shape[0])
         self.sources = np.flatnonzero(np.isin(prefix, ("O", "L", "U")))
         self.targets = np.flatnonzero(np.isin(prefix, ("O", "B", "U")))
@@ -353,13 +360,12 @@ class _LegalBlocks:
         self.inner = np.concatenate([insides, insides + 1])
         self.from_b = np.concatenate([begins, begins])
         self.from_i = np.concatenate([insides, insides])
-        # (target, source), so that the max runs over contiguous memory.
-        outer = transitions[np.ix_(self.sources, self.targets)]
-        self.outer = np.ascontiguousarray(outer.T)
+        # (target, source), so that the max runs over the last axis.
+        self.outer = transitions[np.ix_(self.sources, self.targets)].T
+        # The margin (1.0) dwarfs any rounding of the sums compared.
+        self.reach = float(self.outer.max() - self.outer.min()) + 1.0
         self.b_inner = transitions[self.from_b, self.inner]
         self.i_inner = transitions[self.from_i, self.inner]
-        # Reused by every step: a fresh array this size costs page faults.
-        self._cand = np.empty((rows,) + self.outer.shape)
 
     def step(self, delta: np.ndarray, back: np.ndarray) -> np.ndarray:
         """Best score of each tag after one more step, before its emission,
@@ -370,19 +376,18 @@ class _LegalBlocks:
         back (ndarray): (n, K) back pointers, written.
         RETURNS (ndarray): (n, K) scores.
         """
-        cand = self._cand[: len(delta)]
-        np.add(delta[:, None, self.sources], self.outer, out=cand)
+        from_src = delta[:, self.sources]
+        floor = from_src.max(axis=1, keepdims=True) - self.reach
+        live = np.flatnonzero((from_src >= floor).any(axis=0))
+        cand = from_src[:, None, live] + self.outer[:, live]
         arg = cand.argmax(axis=2)
         best = np.empty(delta.shape)
-        best[:, self.targets] = np.take_along_axis(cand, arg[:, :, None], axis=2)[
-            ..., 0
-        ]
-        back[:, self.targets] = self.sources[arg]
+        best[:, self.targets] = cand.max(axis=2)
+        back[:, self.targets] = self.sources[live][arg]
         via_b = delta[:, self.from_b] + self.b_inner
         via_i = delta[:, self.from_i] + self.i_inner
-        use_i = via_i > via_b
-        best[:, self.inner] = np.where(use_i, via_i, via_b)
-        back[:, self.inner] = np.where(use_i, self.from_i, self.from_b)
+        best[:, self.inner] = np.maximum(via_i, via_b)
+        back[:, self.inner] = np.where(via_i > via_b, self.from_i, self.from_b)
         return best
 
 
@@ -401,7 +406,7 @@ def viterbi(
     B = emissions.shape[0]
     if batch.T == 0:
         return np.full(emissions.shape[:2], -1, dtype="i8"), np.zeros(B)
-    legal = _LegalBlocks(params.transitions, B)
+    legal = _LegalBlocks(params.transitions)
     E, n_at = batch.E, batch.n_at
     delta = E[0].copy()
     back = np.zeros(E.shape, dtype="i8")

@@ -199,6 +199,14 @@ def _dense_viterbi(E, n, p):
     return path[::-1], float(delta.max())
 
 
+def _assert_dense_viterbi(E, lengths, p):
+    paths, scores = viterbi(E, lengths, p)
+    for b, n in enumerate(lengths):
+        path, score = _dense_viterbi(E[b], n, p)
+        assert list(paths[b, :n]) == path
+        assert scores[b] == score
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_viterbi_over_legal_blocks_equals_dense_viterbi(seed):
     """The Viterbi step only scores the legal transition blocks; with ties
@@ -210,11 +218,23 @@ def test_viterbi_over_legal_blocks_equals_dense_viterbi(seed):
     E = rng.integers(-2, 3, size=(12, 30, K)).astype("f8")
     trans = rng.integers(-1, 2, size=(K, K)).astype("f8")
     p = CRFParams.constrained(trans, np.zeros(K), np.zeros(K))
-    paths, scores = viterbi(E, lengths, p)
-    for b, n in enumerate(lengths):
-        path, score = _dense_viterbi(E[b], n, p)
-        assert list(paths[b, :n]) == path
-        assert scores[b] == score
+    _assert_dense_viterbi(E, lengths, p)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_pruned_viterbi_equals_dense_viterbi(seed):
+    """Sources more than the transition range below the best are pruned from
+    the Viterbi step; with emissions spread wider than that range (as a
+    trained model's are) and sources exactly at the pruning bound (integer
+    scores), the paths and scores are still the dense recursion's."""
+    rng = np.random.default_rng(seed)
+    K = 1 + 4 * 6
+    lengths = rng.integers(1, 30, size=12)
+    E = rng.integers(-6, 7, size=(12, 30, K)).astype("f8")
+    E[:, :, 0] += rng.integers(0, 4, size=(12, 30))  # "O" often well ahead
+    trans = rng.integers(-1, 2, size=(K, K)).astype("f8")
+    p = CRFParams.constrained(trans, np.zeros(K), np.zeros(K))
+    _assert_dense_viterbi(E, lengths, p)
 
 
 def test_length_one():
