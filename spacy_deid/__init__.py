@@ -46,10 +46,15 @@ def load(name: Union[str, Path] = DEFAULT_PIPELINE, **overrides: Any) -> Languag
     name (Union[str, Path]): Shipped pipeline name ("en", "en_rules",
         "es_meddocan") or a directory.
     overrides: Passed to `spacy.util.load_model_from_path` (exclude, config...).
-    RETURNS (Language): The loaded pipeline.
+    RETURNS (Language): The loaded pipeline, its tokenizer's cache warmed
+        with the pipeline's frequent chunks (`tokenizer_cache.warm_up`).
     """
+    from .tokenizer_cache import warm_up
+
     if isinstance(name, str) and name in PIPELINES:
         path = pipeline_path(name)
     else:
         path = Path(name)
-    return load_model_from_path(path, **overrides)
+    nlp = load_model_from_path(path, **overrides)
+    warm_up(nlp)
+    return nlp

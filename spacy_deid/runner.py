@@ -52,6 +52,7 @@ from .known.items import KnownItem, KnownPhiError, validate_known
 from .known.store import KnownPhiStore
 from .pool import WorkerPool
 from .records import Item, Record, Rejected
+from .tokenizer_cache import warm_up
 
 SURROGATES = "phi_surrogates"
 MERGE = "phi_merge"
@@ -275,10 +276,12 @@ def _single_process(
 
 def setup_worker(nlp: Language) -> None:
     """Prepare a worker's copy of the pipeline as `deidentify_items` prepares
-    the parent's: extensions, a `phi_known` component and `MarkFailed`."""
+    the parent's: extensions, a `phi_known` component, `MarkFailed` and the
+    tokenizer's cache (a pickled tokenizer arrives with an empty one)."""
     install_extensions()
     ensure_known_pipe(nlp)
     nlp.set_error_handler(MarkFailed())
+    warm_up(nlp)
 
 
 def _multi_process(
@@ -465,6 +468,8 @@ def deidentify_items(
     added = ensure_known_pipe(nlp)
     previous = nlp.default_error_handler
     nlp.set_error_handler(MarkFailed())
+    # Before the batches' memory zones, where spaCy caches no chunk.
+    warm_up(nlp)
     if n_process == 1 and timeout is None:
         outputs = _single_process(nlp, good(), batch_size, with_offsets)
     else:

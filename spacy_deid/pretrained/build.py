@@ -3,6 +3,7 @@
     python -m spacy_deid.pretrained.build en_rules [--output DIR]
     python -m spacy_deid.pretrained.build en --ner NER_DIR [--output DIR]
         [--scores SCORES_JSON] [--log TRAIN_LOG] [--corpus TEXT]
+        [--chunks TRAIN_JSONL]
     python -m spacy_deid.pretrained.build es_meddocan --ner NER_DIR [...]
 
 Each pipeline is assembled from its config, configs/pipeline_<name>.cfg, and
@@ -12,7 +13,10 @@ NER_DIR is a `spacy train` output (e.g. training/ner_en/model-best) with one
 `phi_ner` component. From it come the trained weights and labels, and the two
 settings the weights depend on (`model`, `loss`); every other phi_ner setting
 is the pipeline config's. Only the label strings (and vectors, if the tagger
-used any) are carried over: the training corpus's strings are not shipped.
+used any) are carried over: the training corpus's strings are not shipped,
+except, with --chunks, its most frequent chunks that touch no gold PHI and occur
+in at least 5 documents (meta.json "frequent_chunks", which warm the
+tokenizer's cache: see `spacy_deid.tokenizer_cache`).
 
 meta.json gets a "training" record: the corpus (file names only), the NER's
 training config (paths reduced to file names) and its hash, seed, steps (from
@@ -42,6 +46,7 @@ from thinc.api import Config
 
 from .. import PRETRAINED_DIR, PIPELINES, __version__
 from ..ner.segments import listens_upstream
+from .chunks import set_chunks
 
 CONFIG_DIR = Path(__file__).resolve().parents[2] / "configs"
 NER_FACTORY = "phi_ner"
@@ -150,6 +155,7 @@ def build(
     log: Optional[Path] = None,
     corpus: Optional[str] = None,
     config_path: Optional[Path] = None,
+    chunks: Optional[Path] = None,
 ) -> Path:
     """Assemble a shipped pipeline and save it.
 
@@ -161,6 +167,8 @@ def build(
     log (Optional[Path]): The NER's training log (console or JSONL).
     corpus (Optional[str]): Describes the training corpus.
     config_path (Optional[Path]): Another pipeline config.
+    chunks (Optional[Path]): JSONL training corpus whose frequent non-PHI
+        chunks warm the tokenizer's cache (`pretrained.chunks`).
     RETURNS (Path): The output directory.
     """
     recipe = RECIPES[name]
@@ -179,6 +187,8 @@ def build(
         training["pipeline_config"] = file_record(config_path)
         training["pipeline_dev_scores"] = headline_scores(scores) if scores else None
     set_meta(nlp, recipe, config_path, training)
+    if chunks is not None:
+        set_chunks(nlp.meta, chunks)
     save(nlp, output)
     if ner_dir is not None:
         check_built(output, ner_dir)
@@ -579,6 +589,9 @@ def main(argv: Optional[List[str]] = None) -> None:
     parser.add_argument("--log", type=Path, default=None, help="training log")
     parser.add_argument("--corpus", default=None, help="corpus description")
     parser.add_argument("--config", type=Path, default=None, help="pipeline config")
+    parser.add_argument(
+        "--chunks", type=Path, default=None, help="JSONL corpus: frequent chunks"
+    )
     args = parser.parse_args(argv)
     try:
         path = build(
@@ -589,6 +602,7 @@ def main(argv: Optional[List[str]] = None) -> None:
             log=args.log,
             corpus=args.corpus,
             config_path=args.config,
+            chunks=args.chunks,
         )
     except (OSError, ValueError) as error:
         sys.exit(f"Could not build '{args.name}': {error}")
