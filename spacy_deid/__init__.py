@@ -6,6 +6,8 @@ from typing import Any, Dict, Union
 from spacy.language import Language
 from spacy.util import load_model_from_path
 
+from .tokenizer_cache import warm_up
+
 __version__ = "0.1.0"
 
 PRETRAINED_DIR = Path(__file__).parent / "pretrained"
@@ -49,8 +51,6 @@ def load(name: Union[str, Path] = DEFAULT_PIPELINE, **overrides: Any) -> Languag
     RETURNS (Language): The loaded pipeline, its tokenizer's cache warmed
         with the pipeline's frequent chunks (`tokenizer_cache.warm_up`).
     """
-    from .tokenizer_cache import warm_up
-
     if isinstance(name, str) and name in PIPELINES:
         path = pipeline_path(name)
     else:

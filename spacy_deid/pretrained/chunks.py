@@ -48,7 +48,7 @@ def set_chunks(
     min_docs (int): The fewest documents a chunk must occur in.
     RETURNS (int): The number of chunks stored.
     """
-    from .build import file_record
+    from .build import file_record  # here: build imports this module
 
     chunks = corpus_chunks(corpus, n=n, min_docs=min_docs)
     meta[META_KEY] = chunks
