@@ -89,6 +89,18 @@ def test_warm_up_caches_the_chunks_for_memory_zones():
     assert "patient" in warm.vocab.strings and "Whalen" not in warm.vocab.strings
 
 
+def test_warm_up_runs_once_per_tokenizer():
+    """The runner warms at every call: a pipeline warmed with its current
+    tokenizer is not warmed again; a new tokenizer is."""
+    from spacy_deid.tokenizer import make_clinical_tokenizer
+
+    nlp = _blank(CHUNKS)
+    assert warm_up(nlp) == len(CHUNKS)
+    assert warm_up(nlp) == 0
+    nlp.tokenizer = make_clinical_tokenizer(nlp)
+    assert warm_up(nlp) == len(CHUNKS)
+
+
 def test_warm_up_does_nothing_inside_a_memory_zone():
     nlp = _blank(CHUNKS)
     with nlp.memory_zone():
