@@ -229,6 +229,23 @@ def test_build_takes_settings_from_the_pipeline_config(tmp_path):
     assert "DOCTOR" in strings and "Whalen" not in strings  # DATE is a symbol
 
 
+def test_build_stores_frequent_chunks(tmp_path):
+    """`build --chunks` stores the corpus's frequent non-PHI chunks in
+    meta.json; the built pipeline warms its tokenizer with them on load."""
+    import spacy_deid
+    from spacy_deid.pretrained.build import build
+
+    from .run_helpers import doctor_corpus
+
+    corpus = doctor_corpus(tmp_path / "train.jsonl", "Whalen", 5, " on day")
+    out = build("en_rules", tmp_path / "r", chunks=corpus)
+    meta = srsly.read_json(out / "meta.json")
+    assert meta["frequent_chunks"] == ["Dr.", "Seen", "by", "day", "on"]
+    assert meta["frequent_chunks_source"]["file"] == "train.jsonl"
+    nlp = spacy_deid.load(out)
+    assert "Seen" in nlp.vocab.strings and "Whalen" not in nlp.vocab.strings
+
+
 def test_build_refuses_a_mismatched_tagger(tmp_path):
     from spacy_deid.pretrained.build import build
 

@@ -13,6 +13,8 @@ from spacy_deid.records import Record
 from spacy_deid.runner import deidentify_items, setup_worker
 from spacy_deid.tokenizer_cache import META_KEY, frequent_chunks, warm_up
 
+from ..run_helpers import doctor_corpus
+
 CHUNKS = ["the", "patient", "was", "seen", "BP", "(see", "note).", "Dr.", "a26"]
 TEXT = "Dr. Whalen saw the patient (see note). BP 120/80, was seen a26 09/14/2067CPT"
 
@@ -159,16 +161,7 @@ def test_runner_output_is_the_same_with_a_warm_cache(examples_path, monkeypatch)
 
 
 def test_chunks_command_writes_meta(tmp_path):
-    corpus = tmp_path / "train.jsonl"
-    notes = [
-        {
-            "id": str(i),
-            "text": f"Seen by Dr. Ames {i}.",
-            "spans": [{"start": 12, "end": 16, "label": "DOCTOR"}],
-        }
-        for i in range(6)
-    ]
-    corpus.write_text("".join(json.dumps(note) + "\n" for note in notes))
+    corpus = doctor_corpus(tmp_path / "train.jsonl", "Ames", 6)
     (tmp_path / "meta.json").write_text(json.dumps({"lang": "en"}))
     chunks_main([str(tmp_path), str(corpus), "--min-docs", "6"])
     meta = json.loads((tmp_path / "meta.json").read_text())
