@@ -40,11 +40,13 @@ def warm_up(nlp: Language) -> int:
     RETURNS (int): The number of chunks tokenized.
     RAISES (ValueError): The meta value is not a list of strings.
     """
+    tokenizer = nlp.tokenizer
+    if _WARMED.get(nlp) == id(tokenizer):
+        return 0
     chunks = nlp.meta.get(META_KEY) or []
     if not isinstance(chunks, list) or not all(isinstance(c, str) for c in chunks):
         raise ValueError(f"meta.json '{META_KEY}' must be a list of strings")
-    tokenizer = nlp.tokenizer
-    if not chunks or nlp.vocab.in_memory_zone or _WARMED.get(nlp) == id(tokenizer):
+    if not chunks or nlp.vocab.in_memory_zone:
         return 0
     for chunk in chunks:
         tokenizer(chunk)
