@@ -24,6 +24,8 @@ import re
 from functools import lru_cache
 from typing import Iterator, List, Optional, Set, Tuple
 
+from .patterns._common import FOLD_EXTRA
+
 try:  # Python 3.11+
     from re import _compiler as _sre_compile
     from re import _constants as _sre
@@ -52,9 +54,6 @@ _CATEGORIES = {
     _sre.CATEGORY_WORD: r"\w",
     _sre.CATEGORY_NOT_WORD: r"\W",
 }
-# Characters outside ASCII that case-blind matching pairs with an ASCII
-# letter (checked against `re` over all of Unicode in the tests).
-_FOLD_EXTRA = {"i": "\u0130\u0131", "k": "\u212a", "s": "\u017f"}
 # An item of S: a character, a (low, high) range, or a category escape.
 Item = Tuple[str, object]
 
@@ -190,7 +189,7 @@ def _case_variants(code: int, flags: int) -> Set[int]:
     lower = char.lower()
     variants = {lower, lower.upper()}
     if not flags & re.ASCII:
-        variants.update(_FOLD_EXTRA.get(lower, ""))
+        variants.update(FOLD_EXTRA.get(lower, ""))
     return {ord(variant) for variant in variants}
 
 

@@ -38,6 +38,10 @@ PRIO_NOT_PHI = 0  # known non-PHI (patterns/negatives.py): any PHI rule wins
 
 DEFAULT_WINDOW = 30
 
+# Characters outside ASCII that case-blind matching pairs with an ASCII
+# letter (checked against `re` over all of Unicode in the tests).
+FOLD_EXTRA = {"i": "\u0130\u0131", "k": "\u212a", "s": "\u017f"}
+
 # Line endings. Notes arrive with "\n", "\r\n" or a lone "\r" (old exports),
 # so no pattern may rely on "\n", on `$` or on `^` with the "m" flag (Python
 # only knows "\n" there). Use these fragments instead; in-line whitespace is
@@ -89,9 +93,88 @@ def make_pattern(
     }
 
 
-def alternation(words: Iterable[str]) -> str:
-    """A non-capturing alternation, longest first so that `Sept` beats `Sep`."""
-    return "(?:" + "|".join(sorted(set(words), key=lambda w: (-len(w), w))) + ")"
+def alternation(words: Iterable[str], ignore_case: bool = False) -> str:
+    """A non-capturing alternation, longest first so that `Sept` beats `Sep`.
+
+    Words are regex fragments. Where each starts with a plain ASCII letter or
+    digit, they are grouped by that character (`M(?:arch|ay)`): `re` tests a
+    branch that starts with a literal or a set against the next character
+    before entering it, so a position costs one test per group, not one entry
+    per word. The words that can match at a position are tried in the same
+    order as in the flat alternation, so the matches are the same.
+
+    words (Iterable[str]): The alternatives (regex fragments).
+    ignore_case (bool): Match case-blind, like `(?i:...)` around the flat
+        alternation; the group's first character becomes a set of its case
+        variants, so the test before entering still applies.
+    RETURNS (str): The regex.
+    """
+    ordered = sorted(set(words), key=lambda w: (-len(w), w))
+    groups = _first_char_groups(ordered)
+    if groups is None:
+        body = "|".join(ordered)
+        return ("(?i:" if ignore_case else "(?:") + body + ")"
+    parts = [_group_regex(group, ignore_case) for group in groups.values()]
+    return "(?:" + "|".join(parts) + ")"
+
+
+def _first_char_groups(ordered: List[str]) -> Optional[Dict[str, List[str]]]:
+    """The words by their first character, case-folded, in order; None if a
+    word does not start with a plain ASCII letter or digit (one that is not
+    quantified)."""
+    groups: Dict[str, List[str]] = {}
+    for word in ordered:
+        if not word or not (word[0].isascii() and word[0].isalnum()):
+            return None
+        if word[1:2] and word[1] in "?*+{" or _has_top_level_bar(word):
+            return None
+        groups.setdefault(word[0].lower(), []).append(word)
+    return groups
+
+
+def _has_top_level_bar(fragment: str) -> bool:
+    """Whether a regex fragment has a `|` outside any group or set."""
+    depth, in_set, i = 0, False, 0
+    while i < len(fragment):
+        char = fragment[i]
+        if char == "\\":
+            i += 1
+        elif in_set:
+            in_set = char != "]"
+        elif char == "[":
+            in_set = True
+            if fragment[i + 1 : i + 2] == "^":
+                i += 1
+            if fragment[i + 1 : i + 2] == "]":
+                i += 1
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            return True
+        i += 1
+    return False
+
+
+def _group_regex(group: List[str], ignore_case: bool) -> str:
+    """One group of `alternation`: its first character, then the rests."""
+    firsts = {word[0] for word in group}
+    if ignore_case:
+        first = case_variants(group[0][0])
+        return first + "(?i:" + "|".join(word[1:] for word in group) + ")"
+    if len(firsts) > 1:  # "Cat", "cow": keep the words whole, in order
+        return "(?:" + "|".join(group) + ")"
+    return group[0][0] + "(?:" + "|".join(word[1:] for word in group) + ")"
+
+
+def case_variants(char: str) -> str:
+    """A set of the characters that match an ASCII letter or digit case-blind:
+    `[kK\u212a]` (the Kelvin sign), `[iI\u0130\u0131]`; a digit itself."""
+    lower = char.lower()
+    if lower == lower.upper():
+        return char
+    return "[" + lower + lower.upper() + FOLD_EXTRA.get(lower, "") + "]"
 
 
 def word_trie(words: Iterable[str]) -> str:

@@ -48,8 +48,8 @@ MONTH_ABBRS_ES = ["ene", "feb", "mar", "abr", "may", "jun", "jul", "ago", "sep",
 
 _W = r"[\wáéíóúüñ]"  # a word character
 _NOT_W = r"(?!\w)"
-_FULL = r"(?i:" + alternation(MONTHS_ES) + r")"
-_ABBR = r"(?i:" + alternation(MONTH_ABBRS_ES) + r")"
+_FULL = alternation(MONTHS_ES, ignore_case=True)
+_ABBR = alternation(MONTH_ABBRS_ES, ignore_case=True)
 # A month name, or an abbreviation with an optional ".", group `mon`.
 _MON = r"(?P<mon>" + _FULL + _NOT_W + r"|" + _ABBR + _NOT_W + r"\.?)"
 _MON_FULL = r"(?P<mon>" + _FULL + r")" + _NOT_W

@@ -10,6 +10,7 @@ by the `facility_name` validator: those are departments or common nouns, and
 the ruler emits no DEPARTMENT (left to a statistical model).
 """
 
+import re
 from typing import List
 
 from ..lexicons.facilities import (
@@ -58,7 +59,7 @@ _CUE = (
 # center, general hospital, ...); generic kinds of facility are left out.
 _ACRONYM = r"[A-Z]{1,4}(?:MC|GH|MH|CH|HC|SNF|NH)"
 _NOT_ACRONYM = r"(?:VAMC|CMHC|CMH|FQHC|RHC|PCMH|UCC|CHC|DCH|ECH|LTCH|ALFNH)"
-_ABBR = alternation(HOSPITAL_ABBRS)
+_ABBR = alternation(re.escape(abbr) for abbr in HOSPITAL_ABBRS)
 
 
 def _hosp(id: str, regex: str, **kwargs) -> dict:

@@ -6,6 +6,7 @@ CITY, STATE and COUNTRY after a location cue ("lives in Reading, PA",
 A bare 5-digit number is never a ZIP; a bare state code is never a STATE.
 """
 
+import re
 from typing import List
 
 from ..lexicons.geo import COUNTRIES, STATE_ABBRS, STATE_NAMES
@@ -112,9 +113,8 @@ _CUE_PREP = (
     r"|here|there))?(?:[ \t]+(?:in|to|from|of|at|near)(?:[ \t]+from)?)?"
 )
 _CUE = (
-    r"(?<![\w\-])(?:(?i:"
-    + alternation(_STRONG_CUES)
-    + r")"
+    r"(?<![\w\-])(?:"
+    + alternation(_STRONG_CUES, ignore_case=True)
     + r"(?i:"
     + _CUE_PREP
     + r")|(?P<weak>(?i:from|in)))[ \t]+(?:(?i:the)[ \t]+)?"
@@ -170,7 +170,7 @@ def _city_state(city: str, state: str) -> str:
     )
 
 
-_COUNTRY = alternation(title_and_upper(COUNTRIES))
+_COUNTRY = alternation(re.escape(name) for name in title_and_upper(COUNTRIES))
 # "Lahey Clinic, Trenton" at the end of a line: the city of a facility.
 _FACILITY_CITY = (
     _FACILITY_CUE

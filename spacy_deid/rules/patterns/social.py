@@ -13,9 +13,10 @@ from typing import List
 from ..lexicons.professions import INDUSTRIES, PROFESSIONS
 from ._common import END, EOL, PRIO_SOCIAL, alternation, make_pattern
 
-_JOB = r"(?i:" + alternation(p.replace(" ", r"[ \t]+") for p in PROFESSIONS) + r")"
-_INDUSTRY = r"(?i:" + alternation(i.replace(" ", r"[ \t]+") for i in INDUSTRIES)
-_INDUSTRY += r")"
+_JOB = alternation((p.replace(" ", r"[ \t]+") for p in PROFESSIONS), ignore_case=True)
+_INDUSTRY = alternation(
+    (i.replace(" ", r"[ \t]+") for i in INDUSTRIES), ignore_case=True
+)
 _END = r"(?![\w\-])"
 # Modifiers kept outside the span: "works as a part-time cashier".
 _MODIFIER = (
