@@ -110,12 +110,16 @@ def _error_name(err: BaseException) -> str:
     return f"ProcessingError: {type(err).__name__}"
 
 
-def check_deidentified(doc: Doc, spans: Sequence[Span]) -> str:
+def check_deidentified(
+    doc: Doc, spans: Sequence[Span], text: Optional[str] = None
+) -> str:
     """Return `doc._.deidentified` after checking that it really is the input
     with every PHI span replaced; raise otherwise (fail closed).
 
     doc (Doc): A doc processed by a pipeline ending with `phi_surrogates`.
     spans (Sequence[Span]): The PHI spans that must have been replaced.
+    text (Optional[str]): `doc.text`, if the caller has just read it
+        (`doc.text` joins every token's text at each access).
     RETURNS (str): The de-identified text.
     """
     if doc.user_data.get(FAILED_KEY):
@@ -124,7 +128,7 @@ def check_deidentified(doc: Doc, spans: Sequence[Span]) -> str:
     if not isinstance(out, str) or doc._.offset_map is None:
         raise DeidCheckError("the pipeline did not set doc._.deidentified")
     # `doc.text` is rebuilt from the tokens at each access: read it once.
-    text = doc.text
+    text = doc.text if text is None else text
     regions = sorted(tuple(r) for r in doc._.offset_map)
     in_prev = out_prev = 0
     for in_s, in_e, out_s, out_e in regions:
@@ -149,10 +153,11 @@ def check_deidentified(doc: Doc, spans: Sequence[Span]) -> str:
 def doc_to_result(record: Record, doc: Doc, with_offsets: bool = False) -> Result:
     """Build the output record from a processed doc; raise if it is not
     de-identified (fail closed)."""
-    if doc.text != record.text:
+    text = doc.text
+    if text != record.text:
         raise DeidCheckError("the pipeline changed the input text")
     ents = doc.ents
-    deidentified = check_deidentified(doc, ents)
+    deidentified = check_deidentified(doc, ents, text)
     spans = []
     out_offsets = {(s, e): (os_, oe) for s, e, os_, oe in doc._.offset_map}
     for ent in ents:

@@ -25,13 +25,12 @@ Whitespace tokens never start a sentence; they stay with the previous one.
 """
 
 import re
-from itertools import pairwise
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, List, Optional, Union
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
 
 import numpy
 import srsly
-from spacy.attrs import SENT_START
+from spacy.attrs import IDX, IS_SPACE, LENGTH, SENT_START
 from spacy.language import Language
 from spacy.tokens import Doc, Token
 from spacy.training import Example
@@ -161,6 +160,9 @@ class ClinicalSentencizer:
         if number_abbreviations is None:
             number_abbreviations = DEFAULT_NUMBER_ABBREVIATIONS
         self.punct_chars = set(punct_chars)
+        # Last characters of a token `_final_before` may return or skip.
+        ends = [text[-1] for text in self.punct_chars | CLOSING if text] + ["."]
+        self._final_codes = numpy.array(sorted({ord(c) for c in ends}), dtype="<u4")
         self.abbreviations = {_norm_abbr(a) for a in abbreviations}
         self.number_abbreviations = {_norm_abbr(a) for a in number_abbreviations}
 
@@ -202,13 +204,36 @@ class ClinicalSentencizer:
         text = _normalize_line_breaks(doc.text)
         starts = [False] * len(doc)
         starts[0] = True
-        words = [t for t in doc if not t.is_space]
-        for prev, token in pairwise(words):
-            if self._is_break(text, prev, token):
+        words, candidates = self._candidates(doc, text)
+        for k in candidates.tolist():
+            token = doc[words[k + 1]]
+            if self._is_break(text, doc[words[k]], token):
                 starts[token.i] = True
-        if words and words[0].i > 0:
-            starts[words[0].i] = False
+        if len(words) and words[0] > 0:
+            starts[words[0]] = False
         return starts
+
+    def _candidates(self, doc: Doc, text: str) -> Tuple[List[int], numpy.ndarray]:
+        """The indices of the non-space tokens, and the positions k in that
+        list where `_is_break(text, words[k], words[k + 1])` can be True: a
+        line break between the two, or a last character of `words[k]` that
+        can end a final token (`_final_before`). Elsewhere it is False, so
+        only these pairs need Token objects.
+
+        text (str): The doc's text, line breaks normalized.
+        RETURNS (Tuple[List[int], ndarray]): Token indices, and pair positions.
+        """
+        attrs = doc.to_array([IDX, LENGTH, IS_SPACE])
+        words = numpy.flatnonzero(attrs[:, 2] == 0)
+        if len(words) < 2:
+            return words.tolist(), numpy.zeros((0,), dtype="i8")
+        chars = numpy.frombuffer(text.encode("utf-32-le"), dtype="<u4")
+        ends = (attrs[words, 0] + attrs[words, 1]).astype("i8")
+        breaks = numpy.flatnonzero(chars == ord("\n"))
+        gap_breaks = numpy.searchsorted(breaks, attrs[words[1:], 0].astype("i8"))
+        gap_breaks -= numpy.searchsorted(breaks, ends[:-1])
+        final = numpy.isin(chars[ends[:-1] - 1], self._final_codes)
+        return words.tolist(), numpy.flatnonzero((gap_breaks > 0) | final)
 
     def _is_break(self, text: str, prev: Token, token: Token) -> bool:
         """Decide whether `token` starts a sentence, `prev` being the word

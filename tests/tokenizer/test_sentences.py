@@ -1,16 +1,19 @@
 """Tests for the clinical_sentencizer component (spacy_deid/sentences.py)."""
 
 import pickle
+from itertools import pairwise
 import subprocess
 import sys
 
 import pytest
 import spacy
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from spacy.tokens import Doc
 from spacy.training import Example
 from spacy.util import make_tempdir
 
-from spacy_deid.sentences import ClinicalSentencizer
+from spacy_deid.sentences import ClinicalSentencizer, _normalize_line_breaks
 
 TOKENIZER_CONFIG = {
     "nlp": {"tokenizer": {"@tokenizers": "spacy_deid.ClinicalTokenizer.v1"}}
@@ -127,6 +130,40 @@ def test_clinical_sentencizer_pipe(nlp):
     texts = [text for text, _ in SENT_CASES]
     for doc, text in zip(nlp.pipe(texts, batch_size=4), texts, strict=True):
         assert sent_texts(doc) == sent_texts(nlp(text))
+
+
+def _all_pairs(sentencizer, doc):
+    """The rule applied to every pair of neighbouring words, without the
+    search for candidate pairs."""
+    text = _normalize_line_breaks(doc.text)
+    starts = [False] * len(doc)
+    starts[0] = True
+    words = [token for token in doc if not token.is_space]
+    for prev, token in pairwise(words):
+        starts[token.i] = sentencizer._is_break(text, prev, token)
+    if words and words[0].i > 0:
+        starts[words[0].i] = False
+    return starts
+
+
+PIECES = [
+    "Dr.", "No.", "5", "J.", "well", "Smith", "HPI:", "1.", "-", ".", "?", "!",
+    "...", "\u2026", ")", '"', "\u201d", ";", "b.i.d.", "ALLCAPS LINE", "e.g.",
+    " ", "  ", "\n", "\n\n", "\r\n", "\r", "\x0c", "\u2028", "\t", "x\ny",
+]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=30), st.booleans())
+def test_candidate_pairs_give_the_rule_on_all_pairs(nlp, pieces, semicolon):
+    """Only pairs with a line break between them or a possibly final last
+    character are checked: the same starts as checking every pair."""
+    sentencizer = nlp.get_pipe("clinical_sentencizer")
+    if semicolon:  # other punctuation, a multi-character one, no "."
+        sentencizer = ClinicalSentencizer(punct_chars=[";", "!!"])
+    doc = nlp.make_doc("".join(pieces))
+    if len(doc):
+        assert sentencizer.predict(doc) == _all_pairs(sentencizer, doc)
 
 
 def test_clinical_sentencizer_config_abbreviations():
