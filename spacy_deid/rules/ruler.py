@@ -10,8 +10,9 @@ Patterns carry i2b2 labels. With `label_map` (a map name from
 the mapped labels instead, so the rules can feed a pipeline in another label
 scheme (MEDDOCAN); NOT_PHI spans are never mapped.
 
-A pattern runs through its scout (`scout.py`) where it has one: the same
-matches as `finditer`, without trying the pattern at every character.
+A pattern runs through its gate (`gate.py`: only on the lines that hold a
+string every match needs) and its scout (`scout.py`: only at the characters a
+match can start with) where it has them: the same matches as `finditer`.
 """
 
 import re
@@ -44,7 +45,8 @@ from ..extensions import install_extensions
 from ..labels import LABELS, NOT_PHI_KEY, normalize_label
 from .patterns._common import DEFAULT_WINDOW
 from .patterns.negatives import NOT_PHI
-from .scout import finditer as scouted_finditer, make_scout
+from .gate import Gate, finditer as gated_finditer, make_gate
+from .scout import make_scout
 from .validators import VALIDATORS, get_validator
 
 install_extensions()
@@ -133,6 +135,7 @@ class CompiledPattern:
     require_before: Optional["re.Pattern[str]"]
     window: int
     scout: Optional["re.Pattern[str]"] = None
+    gate: Optional[Gate] = None
 
 
 class Candidate(NamedTuple):
@@ -211,6 +214,7 @@ def compile_pattern(pattern: PatternType, index: int) -> CompiledPattern:
         require_before=_compile(required, flags, pid) if required else None,
         window=int(pattern.get("context_window") or DEFAULT_WINDOW),
         scout=make_scout(regex),
+        gate=make_gate(regex),
     )
 
 
@@ -253,7 +257,7 @@ def find_candidates(text: str, pattern: CompiledPattern) -> List[Candidate]:
     """
     validator = get_validator(pattern.validator) if pattern.validator else None
     found = []
-    for match in scouted_finditer(pattern.regex, pattern.scout, text):
+    for match in gated_finditer(pattern.regex, pattern.scout, pattern.gate, text):
         offsets = _phi_offsets(match)
         if offsets is None:
             continue

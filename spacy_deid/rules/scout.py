@@ -24,35 +24,18 @@ import re
 from functools import lru_cache
 from typing import Iterator, List, Optional, Set, Tuple
 
+from ._sre import ATOMIC, REPEATS, combine_flags, sre, sre_parse
 from .patterns._common import FOLD_EXTRA
 
-try:  # Python 3.11+
-    from re import _compiler as _sre_compile
-    from re import _constants as _sre
-    from re import _parser as _sre_parse
-except ImportError:  # Python 3.10
-    import sre_compile as _sre_compile  # type: ignore[no-redef]
-    import sre_constants as _sre  # type: ignore[no-redef]
-    import sre_parse as _sre_parse  # type: ignore[no-redef]
 
-_ZERO_WIDTH = (_sre.AT, _sre.ASSERT, _sre.ASSERT_NOT)
-_REPEATS = tuple(
-    op
-    for op in (
-        _sre.MAX_REPEAT,
-        _sre.MIN_REPEAT,
-        getattr(_sre, "POSSESSIVE_REPEAT", None),
-    )
-    if op is not None
-)
-_ATOMIC = getattr(_sre, "ATOMIC_GROUP", None)
+_ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
 _CATEGORIES = {
-    _sre.CATEGORY_DIGIT: r"\d",
-    _sre.CATEGORY_NOT_DIGIT: r"\D",
-    _sre.CATEGORY_SPACE: r"\s",
-    _sre.CATEGORY_NOT_SPACE: r"\S",
-    _sre.CATEGORY_WORD: r"\w",
-    _sre.CATEGORY_NOT_WORD: r"\W",
+    sre.CATEGORY_DIGIT: r"\d",
+    sre.CATEGORY_NOT_DIGIT: r"\D",
+    sre.CATEGORY_SPACE: r"\s",
+    sre.CATEGORY_NOT_SPACE: r"\S",
+    sre.CATEGORY_WORD: r"\w",
+    sre.CATEGORY_NOT_WORD: r"\W",
 }
 # An item of S: a character, a (low, high) range, or a category escape.
 Item = Tuple[str, object]
@@ -79,7 +62,7 @@ def _scout(pattern: str, flags: int) -> Optional["re.Pattern[str]"]:
     and compiling its scout take longer than compiling it (which `re`
     caches)."""
     try:
-        tree = _sre_parse.parse(pattern, flags)
+        tree = sre_parse.parse(pattern, flags)
         flags_in_force = tree.state.flags  # with the pattern's inline flags
         if flags_in_force & (re.VERBOSE | re.LOCALE):
             return None
@@ -98,24 +81,31 @@ def _scout(pattern: str, flags: int) -> Optional["re.Pattern[str]"]:
 
 
 def finditer(
-    regex: "re.Pattern[str]", scout: Optional["re.Pattern[str]"], text: str
+    regex: "re.Pattern[str]",
+    scout: Optional["re.Pattern[str]"],
+    text: str,
+    pos: int = 0,
+    endpos: Optional[int] = None,
 ) -> Iterator["re.Match[str]"]:
-    """`regex.finditer(text)`, through the scout if there is one.
+    """`regex.finditer(text, pos, endpos)`, through the scout if there is one.
 
     regex (re.Pattern[str]): The pattern.
     scout (Optional[re.Pattern[str]]): Its scout, from `make_scout`.
     text (str): The text.
+    pos (int): Where to start, as in `re.Pattern.finditer`.
+    endpos (Optional[int]): Where the text ends for the pattern; None: its end.
     YIELDS (re.Match[str]): The matches of `regex`, in order.
     """
+    endpos = len(text) if endpos is None else endpos
     if scout is None:
-        yield from regex.finditer(text)
+        yield from regex.finditer(text, pos, endpos)
         return
-    end = 0
-    for hit in scout.finditer(text):
+    end = pos
+    for hit in scout.finditer(text, pos, endpos):
         start = hit.start()
         if start < end:
             continue
-        match = regex.match(text, start)
+        match = regex.match(text, start, endpos)
         if match is None:  # cannot happen: the scout checked this position
             raise RuntimeError("a PHI pattern's scout disagrees with the pattern")
         end = match.end()
@@ -129,21 +119,21 @@ def _first(data: list, flags: int) -> Tuple[List[Item], bool]:
     for op, av in data:
         if op in _ZERO_WIDTH:
             continue
-        if op is _sre.SUBPATTERN:
+        if op is sre.SUBPATTERN:
             _, add_flags, del_flags, sub = av
-            scoped = _sre_compile._combine_flags(flags, add_flags, del_flags)
+            scoped = combine_flags(flags, add_flags, del_flags)
             found, nullable = _first(sub.data, scoped)
-        elif op is _sre.BRANCH:
+        elif op is sre.BRANCH:
             found, nullable = [], False
             for alternative in av[1]:
                 alt_items, alt_nullable = _first(alternative.data, flags)
                 found += alt_items
                 nullable = nullable or alt_nullable
-        elif op in _REPEATS:
+        elif op in REPEATS:
             low, _, sub = av
             found, nullable = _first(sub.data, flags)
             nullable = nullable or low == 0
-        elif _ATOMIC is not None and op is _ATOMIC:
+        elif ATOMIC is not None and op is ATOMIC:
             found, nullable = _first(av.data, flags)
         else:
             found, nullable = _char_items(op, av, flags), False
@@ -155,21 +145,21 @@ def _first(data: list, flags: int) -> Tuple[List[Item], bool]:
 
 def _char_items(op: object, av: object, flags: int) -> List[Item]:
     """The items of S for one character-consuming node."""
-    if op is _sre.LITERAL:
+    if op is sre.LITERAL:
         return [("char", code) for code in _case_variants(av, flags)]  # type: ignore[arg-type]
-    if op is not _sre.IN:
+    if op is not sre.IN:
         raise _Unknown
     items: List[Item] = []
     for item_op, item_av in av:  # type: ignore[attr-defined]
-        if item_op is _sre.LITERAL:
+        if item_op is sre.LITERAL:
             items += [("char", code) for code in _case_variants(item_av, flags)]
-        elif item_op is _sre.RANGE and not flags & re.IGNORECASE:
+        elif item_op is sre.RANGE and not flags & re.IGNORECASE:
             items.append(("range", item_av))
-        elif item_op is _sre.RANGE:
+        elif item_op is sre.RANGE:
             low, high = item_av
             for code in range(low, high + 1):
                 items += [("char", c) for c in _case_variants(code, flags)]
-        elif item_op is _sre.CATEGORY and item_av in _CATEGORIES:
+        elif item_op is sre.CATEGORY and item_av in _CATEGORIES:
             items.append(("category", item_av))
         else:
             raise _Unknown

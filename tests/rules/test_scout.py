@@ -53,21 +53,22 @@ def test_scouted_matches_are_finditers_on_notes():
             ), pattern.id
 
 
+# Words of the notes in any order, with separators (line breaks of all
+# kinds), digits and the characters that case-blind matching pairs with ASCII
+# letters.
+SHUFFLED_WORDS = st.lists(
+    st.one_of(
+        st.sampled_from(VOCABULARY),
+        st.sampled_from([" ", "\n", "\r\n", "\r", "\t", ": ", ", ", "(", ")", "#"]),
+        st.text(alphabet="0123456789-/." + FOLDS, min_size=1, max_size=6),
+    ),
+    max_size=40,
+).map("".join)
+
+
 @settings(max_examples=60, deadline=None)
-@given(
-    st.lists(
-        st.one_of(
-            st.sampled_from(VOCABULARY),
-            st.sampled_from([" ", "\n", "\r\n", "\t", ": ", ", ", "(", ")", "#"]),
-            st.text(alphabet="0123456789-/." + FOLDS, min_size=1, max_size=6),
-        ),
-        max_size=40,
-    )
-)
-def test_scouted_matches_are_finditers_on_shuffled_words(parts):
-    """Words of the notes in any order, with separators, digits and the
-    characters that case-blind matching pairs with ASCII letters."""
-    text = "".join(parts)
+@given(SHUFFLED_WORDS)
+def test_scouted_matches_are_finditers_on_shuffled_words(text):
     for pattern in PATTERNS:
         assert _matches(pattern, pattern.scout, text) == _matches(
             pattern, None, text

@@ -1,0 +1,27 @@
+"""`re`'s parser and its node types, which the scouts and the gates read
+(`re._parser` and friends since Python 3.11, `sre_parse` before)."""
+
+try:  # Python 3.11+
+    from re import _compiler as sre_compile
+    from re import _constants as sre
+    from re import _parser as sre_parse
+except ImportError:  # Python 3.10
+    import sre_compile  # type: ignore[no-redef]
+    import sre_constants as sre  # type: ignore[no-redef]
+    import sre_parse  # type: ignore[no-redef]
+
+# Repeat nodes: greedy, lazy and (3.11+) possessive.
+REPEATS = tuple(
+    op
+    for op in (sre.MAX_REPEAT, sre.MIN_REPEAT, getattr(sre, "POSSESSIVE_REPEAT", None))
+    if op is not None
+)
+ATOMIC = getattr(sre, "ATOMIC_GROUP", None)  # (?>...), 3.11+
+
+
+def combine_flags(flags: int, add_flags: int, del_flags: int) -> int:
+    """The flags inside a group `(?add-del:...)`."""
+    return sre_compile._combine_flags(flags, add_flags, del_flags)
+
+
+__all__ = ["ATOMIC", "REPEATS", "combine_flags", "sre", "sre_compile", "sre_parse"]
