@@ -1,6 +1,8 @@
 """`re`'s parser and its node types, which the scouts and the gates read
 (`re._parser` and friends since Python 3.11, `sre_parse` before)."""
 
+from functools import lru_cache
+
 try:  # Python 3.11+
     from re import _compiler as sre_compile
     from re import _constants as sre
@@ -19,9 +21,17 @@ REPEATS = tuple(
 ATOMIC = getattr(sre, "ATOMIC_GROUP", None)  # (?>...), 3.11+
 
 
+@lru_cache(maxsize=1024)
+def parse(pattern: str, flags: int) -> "sre_parse.SubPattern":
+    """The parse tree of a pattern, once per process for the scout and the
+    gate of each (parsing a long pattern takes longer than compiling it).
+    Callers only read it."""
+    return sre_parse.parse(pattern, flags)
+
+
 def combine_flags(flags: int, add_flags: int, del_flags: int) -> int:
     """The flags inside a group `(?add-del:...)`."""
     return sre_compile._combine_flags(flags, add_flags, del_flags)
 
 
-__all__ = ["ATOMIC", "REPEATS", "combine_flags", "sre", "sre_compile", "sre_parse"]
+__all__ = ["ATOMIC", "REPEATS", "combine_flags", "parse", "sre", "sre_compile"]

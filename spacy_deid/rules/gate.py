@@ -38,7 +38,7 @@ from functools import lru_cache
 from itertools import product
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
-from ._sre import ATOMIC, REPEATS, combine_flags, sre, sre_parse
+from ._sre import ATOMIC, REPEATS, combine_flags, parse, sre
 from .patterns._common import case_variants
 from .scout import finditer as scouted_finditer
 from .scout import make_scout
@@ -139,7 +139,7 @@ def make_gate(regex: "re.Pattern[str]") -> Optional[Gate]:
 def _needles(pattern: str, flags: int) -> Optional[Tuple[Needle, ...]]:
     """The required strings of a line-bound pattern, if all are long enough."""
     try:
-        tree = sre_parse.parse(pattern, flags)
+        tree = parse(pattern, flags)
     except (re.error, RecursionError):
         return None
     flags_in_force = tree.state.flags

@@ -24,7 +24,7 @@ import re
 from functools import lru_cache
 from typing import Iterator, List, Optional, Set, Tuple
 
-from ._sre import ATOMIC, REPEATS, combine_flags, sre, sre_parse
+from ._sre import ATOMIC, REPEATS, combine_flags, parse, sre
 from .patterns._common import FOLD_EXTRA
 
 
@@ -62,7 +62,7 @@ def _scout(pattern: str, flags: int) -> Optional["re.Pattern[str]"]:
     and compiling its scout take longer than compiling it (which `re`
     caches)."""
     try:
-        tree = sre_parse.parse(pattern, flags)
+        tree = parse(pattern, flags)
         flags_in_force = tree.state.flags  # with the pattern's inline flags
         if flags_in_force & (re.VERBOSE | re.LOCALE):
             return None
