@@ -25,8 +25,10 @@ Whitespace tokens never start a sentence; they stay with the previous one.
 """
 
 import re
+from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Tuple
+from typing import Union
 
 import numpy
 import srsly
@@ -160,9 +162,6 @@ class ClinicalSentencizer:
         if number_abbreviations is None:
             number_abbreviations = DEFAULT_NUMBER_ABBREVIATIONS
         self.punct_chars = set(punct_chars)
-        # Last characters of a token `_final_before` may return or skip.
-        ends = [text[-1] for text in self.punct_chars | CLOSING if text] + ["."]
-        self._final_codes = numpy.array(sorted({ord(c) for c in ends}), dtype="<u4")
         self.abbreviations = {_norm_abbr(a) for a in abbreviations}
         self.number_abbreviations = {_norm_abbr(a) for a in number_abbreviations}
 
@@ -232,7 +231,8 @@ class ClinicalSentencizer:
         breaks = numpy.flatnonzero(chars == ord("\n"))
         gap_breaks = numpy.searchsorted(breaks, attrs[words[1:], 0].astype("i8"))
         gap_breaks -= numpy.searchsorted(breaks, ends[:-1])
-        final = numpy.isin(chars[ends[:-1] - 1], self._final_codes)
+        final_codes = _final_codes(frozenset(self.punct_chars))
+        final = numpy.isin(chars[ends[:-1] - 1], final_codes)
         return words.tolist(), numpy.flatnonzero((gap_breaks > 0) | final)
 
     def _is_break(self, text: str, prev: Token, token: Token) -> bool:
@@ -366,6 +366,14 @@ class ClinicalSentencizer:
         path = Path(path).with_suffix(".json")
         self._load_config(srsly.read_json(path))
         return self
+
+
+@lru_cache(maxsize=16)
+def _final_codes(punct_chars: FrozenSet[str]) -> numpy.ndarray:
+    """The code points a token that `_final_before` returns or skips can end
+    with: a punctuation string's last character, ".", a closing character."""
+    ends = {text[-1] for text in punct_chars | CLOSING if text} | {"."}
+    return numpy.array(sorted(ord(char) for char in ends), dtype="<u4")
 
 
 def _normalize_line_breaks(text: str) -> str:
