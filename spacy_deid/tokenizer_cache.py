@@ -22,6 +22,10 @@ from spacy.language import Language
 
 META_KEY = "frequent_chunks"
 """The meta.json key of the chunk list."""
+MAX_CHUNKS = 5000
+"""How many chunks a list holds at most, by default."""
+MIN_DOCS = 5
+"""How many documents a chunk must occur in, by default."""
 _CHUNK = re.compile(r"\S+")
 # The pipelines warmed, with the tokenizer each was warmed with: warming again
 # is cheap but not free (about 25 ms for 5,000 chunks), and the runner warms
@@ -56,8 +60,8 @@ def warm_up(nlp: Language) -> int:
 
 def frequent_chunks(
     texts: Iterable[Tuple[str, Sequence[Tuple[int, int]]]],
-    n: int = 5000,
-    min_docs: int = 5,
+    n: int = MAX_CHUNKS,
+    min_docs: int = MIN_DOCS,
 ) -> List[str]:
     """The most frequent whitespace-delimited chunks of a corpus that touch
     no PHI span and occur in at least `min_docs` documents (so that no

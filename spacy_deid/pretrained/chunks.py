@@ -18,13 +18,15 @@ from typing import Any, Dict, List, Optional
 import srsly
 
 from ..corpus.jsonl import read_jsonl
-from ..tokenizer_cache import META_KEY, frequent_chunks
+from ..tokenizer_cache import MAX_CHUNKS, META_KEY, MIN_DOCS, frequent_chunks
 
 SOURCE_KEY = "frequent_chunks_source"
 """The meta.json key that records where the chunks came from."""
 
 
-def corpus_chunks(corpus: Path, n: int = 5000, min_docs: int = 5) -> List[str]:
+def corpus_chunks(
+    corpus: Path, n: int = MAX_CHUNKS, min_docs: int = MIN_DOCS
+) -> List[str]:
     """The frequent non-PHI chunks of a JSONL corpus (`frequent_chunks`).
 
     corpus (Path): The JSONL file.
@@ -38,7 +40,7 @@ def corpus_chunks(corpus: Path, n: int = 5000, min_docs: int = 5) -> List[str]:
 
 
 def set_chunks(
-    meta: Dict[str, Any], corpus: Path, n: int = 5000, min_docs: int = 5
+    meta: Dict[str, Any], corpus: Path, n: int = MAX_CHUNKS, min_docs: int = MIN_DOCS
 ) -> int:
     """Store the corpus's chunks and their source in a meta dict.
 
@@ -60,8 +62,10 @@ def main(argv: Optional[List[str]] = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("pipeline", type=Path, help="pipeline directory")
     parser.add_argument("corpus", type=Path, help="JSONL training corpus")
-    parser.add_argument("--n", type=int, default=5000, help="most chunks kept")
-    parser.add_argument("--min-docs", type=int, default=5, help="fewest documents")
+    parser.add_argument("--n", type=int, default=MAX_CHUNKS, help="most chunks kept")
+    parser.add_argument(
+        "--min-docs", type=int, default=MIN_DOCS, help="fewest documents"
+    )
     args = parser.parse_args(argv)
     meta_path = args.pipeline / "meta.json"
     try:

@@ -34,4 +34,4 @@ def combine_flags(flags: int, add_flags: int, del_flags: int) -> int:
     return sre_compile._combine_flags(flags, add_flags, del_flags)
 
 
-__all__ = ["ATOMIC", "REPEATS", "combine_flags", "parse", "sre", "sre_compile"]
+__all__ = ["ATOMIC", "REPEATS", "combine_flags", "parse", "sre"]

@@ -36,10 +36,10 @@ import re
 import time
 from functools import lru_cache
 from itertools import product
-from typing import Dict, Iterator, List, Optional, Set, Tuple
+from typing import Iterator, List, Optional, Set, Tuple
 
 from ._sre import ATOMIC, REPEATS, combine_flags, parse, sre
-from .patterns._common import case_variants
+from .patterns._common import alternation
 from .scout import finditer as scouted_finditer
 from .scout import make_scout
 
@@ -102,24 +102,14 @@ class Gate:
 
 
 def _needle_regex(needles: Needles) -> str:
-    """An alternation of the strings, grouped by first character (as
-    `patterns._common.alternation`), so that `re` tests each group's first
-    character before entering it. Order does not matter: only where the
-    first string starts does."""
-    groups: Dict[Tuple[str, bool], List[str]] = {}
-    for text, blind in sorted(needles):
-        # Never lower-case outside ASCII: "\u0130".lower() is two characters.
-        first = text[0].lower() if blind and text[0].isascii() else text[0]
-        groups.setdefault((first, blind), []).append(re.escape(text[1:]))
+    """An alternation of the strings, the case-blind ones case-blind, grouped
+    by first character by `patterns._common.alternation`, so that `re` tests a
+    group's first character before entering it."""
     parts = []
-    for (first, blind), rests in groups.items():
-        rest = "|".join(rests)
-        if not blind or first.lower() == first.upper():  # no case: as written
-            parts.append(re.escape(first) + ("(?i:" if blind else "(?:") + rest + ")")
-        elif first.isascii():
-            parts.append(case_variants(first) + "(?i:" + rest + ")")
-        else:
-            parts.append("(?i:" + re.escape(first) + "(?:" + rest + "))")
+    for blind in (False, True):
+        words = [re.escape(text) for text, b in needles if b == blind]
+        if words:
+            parts.append(alternation(words, ignore_case=blind))
     return "|".join(parts)
 
 

@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import Iterator, List, Optional, Set, Tuple
 
 from ._sre import ATOMIC, REPEATS, combine_flags, parse, sre
-from .patterns._common import FOLD_EXTRA
+from .patterns._common import case_folds
 
 
 _ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
@@ -176,11 +176,7 @@ def _case_variants(code: int, flags: int) -> Set[int]:
         return {code}
     if not char.isascii():
         raise _Unknown
-    lower = char.lower()
-    variants = {lower, lower.upper()}
-    if not flags & re.ASCII:
-        variants.update(FOLD_EXTRA.get(lower, ""))
-    return {ord(variant) for variant in variants}
+    return {ord(variant) for variant in case_folds(char, bool(flags & re.ASCII))}
 
 
 def _char_class(items: List[Item]) -> str:

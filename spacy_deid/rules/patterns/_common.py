@@ -168,13 +168,24 @@ def _group_regex(group: List[str], ignore_case: bool) -> str:
     return group[0][0] + "(?:" + "|".join(word[1:] for word in group) + ")"
 
 
-def case_variants(char: str) -> str:
-    """A set of the characters that match an ASCII letter or digit case-blind:
-    `[kK\u212a]` (the Kelvin sign), `[iI\u0130\u0131]`; a digit itself."""
+def case_folds(char: str, ascii_only: bool = False) -> str:
+    """The characters that an ASCII character matches case-blind: "kK\u212a"
+    (the Kelvin sign), "iI\u0130\u0131"; an uncased one, itself.
+
+    ascii_only (bool): As under `re.ASCII`: the two ASCII cases only.
+    """
     lower = char.lower()
     if lower == lower.upper():
         return char
-    return "[" + lower + lower.upper() + FOLD_EXTRA.get(lower, "") + "]"
+    extra = "" if ascii_only else FOLD_EXTRA.get(lower, "")
+    return lower + lower.upper() + extra
+
+
+def case_variants(char: str) -> str:
+    """A set of the characters that match an ASCII letter or digit case-blind:
+    `[kK\u212a]`, `[iI\u0130\u0131]`; a digit itself."""
+    folds = case_folds(char)
+    return folds if len(folds) == 1 else "[" + folds + "]"
 
 
 def word_trie(words: Iterable[str]) -> str:
