@@ -53,6 +53,7 @@ from spacy_deid.spark import (  # noqa: E402
 from spacy_deid.surrogates.replacer import EphemeralKeyWarning  # noqa: E402
 
 from .conftest import run_python  # noqa: E402
+from .hazard import HANG_MARK  # noqa: E402
 
 # pyspark 4.3 warns that it does not fully support pandas 3 (mapInArrow
 # checks the pandas version although it uses no pandas).
@@ -273,6 +274,25 @@ def test_known_phi_array_column(spark):
     assert (15, 28, "PATIENT") not in {tuple(span) for span in rows["b"]["spans"]}
 
 
+def test_timeout(spark, rows, expected):
+    """With `timeout` each task runs its notes in a worker process of its own
+    Python worker: a timeout no batch reaches changes nothing; one that every
+    note exceeds rejects every note with WorkerTimeout, no text."""
+    df = spark.createDataFrame(spark.sparkContext.parallelize(rows, 2), SCHEMA)
+    options = {"patient_col": "patient", "model": "en_rules", "key": KEY}
+    generous = deidentify_dataframe(df, timeout=300.0, **options)
+    assert _collected(generous) == expected
+    # Notes of over 1,000 characters take milliseconds each.
+    long_rows = [row for row in rows if len(row[1]) > 1000][:4]
+    tiny = deidentify_dataframe(
+        spark.createDataFrame(long_rows, SCHEMA), timeout=0.001, **options
+    )
+    out = _collected(tiny)
+    assert set(out) == {row[0] for row in long_rows}
+    error = "WorkerTimeout: no result after 0.001 s"
+    assert all(got == (None, None, error) for got in out.values())
+
+
 def test_redact_all_policy(spark):
     short = "Seen by Dr. Whalen on 09/14/2067."
     long = "Dr. Whalen, MRN 7194334, seen 09/14/2067. " * 10
@@ -345,6 +365,9 @@ def test_key_from_env_else_ephemeral_with_warning(spark, monkeypatch):
         ({"error_col": "spans"}, "output column names clash: spans"),
         ({"keep_original": True}, "keep_original needs an output_col"),
         ({"key": b"short"}, "too short"),
+        ({"timeout": 0}, "timeout must be a positive number"),
+        ({"timeout": float("inf")}, "timeout must be a positive number"),
+        ({"timeout": True}, "timeout must be a positive number"),
     ],
 )
 def test_bad_arguments(spark, kwargs, message):
@@ -408,6 +431,32 @@ def test_partition_function_keeps_batches_and_tags(monkeypatch):
         "spans": [],
         "deid_error": None,
     }
+
+
+def test_partition_timeout_rejects_only_the_note_that_hangs(monkeypatch):
+    """Without Spark: with `timeout` a partition's notes run in a worker
+    process; the note that hangs there comes out with no text and
+    WorkerTimeout, the others as without a timeout."""
+    nlp = load_deid_pipeline("en_rules", "surrogate", KEY)
+    nlp.add_pipe("test_pool_hazard", first=True)
+    monkeypatch.setattr(partition, "cached_pipeline", lambda *args: nlp)
+    texts = [f"Dr. Whalen saw her on 09/{10 + i}/2067." for i in range(5)]
+    texts[3] = f"MRN 7194334 {HANG_MARK} Whalen"
+    ids = [str(i) for i in range(len(texts))]
+    batch = pa.RecordBatch.from_pydict({"id": ids, "text": texts})
+
+    def rows(**overrides):
+        function = DeidentifyPartition(_settings(**overrides))
+        return [row for out in function(iter([batch])) for row in out.to_pylist()]
+
+    timed = rows(timeout=2.0)
+    error = "WorkerTimeout: no result after 2 s"
+    assert timed[3] == {"id": "3", "text": None, "spans": None, "deid_error": error}
+    # The hazard hangs only in a worker process: here the note goes through.
+    plain = rows()
+    assert plain[3]["deid_error"] is None
+    assert timed[:3] + timed[4:] == plain[:3] + plain[4:]
+    assert all(row["deid_error"] is None for row in plain)
 
 
 def test_row_item_rejects_without_text():

@@ -96,6 +96,7 @@ def deidentify_dataframe(
     error_col: str = "deid_error",
     with_offsets: bool = False,
     keep_original: bool = False,
+    timeout: Optional[float] = None,
 ) -> DataFrame:
     """De-identify the notes in a column of a DataFrame (lazily).
 
@@ -128,6 +129,11 @@ def deidentify_dataframe(
         to the spans.
     keep_original (bool): Keep the original text column (needs an
         `output_col` of another name). The result then holds PHI.
+    timeout (Optional[float]): Seconds a batch may take (as the CLI's
+        `--timeout`): each task then runs its notes in one worker process of
+        its own, killed when a batch takes longer; the batch is redone record
+        by record and a record that takes longer alone fails with
+        "WorkerTimeout". None: no limit.
     RETURNS (DataFrame): The de-identified DataFrame (nothing runs until an
         action such as `write` or `collect`).
     """
@@ -137,7 +143,7 @@ def deidentify_dataframe(
     )
     check_columns(df.schema, text_col, id_col, patient_col, known_phi_col)
     model = str(model)
-    check_options(mode, on_error, batch_size, max_length)
+    check_options(mode, on_error, batch_size, max_length, timeout)
     settings = DeidSettings(
         model=model,
         mode=mode,
@@ -153,6 +159,7 @@ def deidentify_dataframe(
         error_col=error_col,
         with_offsets=with_offsets,
         columns=tuple(columns),
+        timeout=timeout,
     )
     key_value = driver_key(key) if mode == "surrogate" else None
     function = DeidentifyPartition(settings, share_key(df, key_value))
@@ -259,9 +266,14 @@ def _is_known_array(data_type: T.DataType) -> bool:
 
 
 def check_options(
-    mode: str, on_error: str, batch_size: int, max_length: Optional[int]
+    mode: str,
+    on_error: str,
+    batch_size: int,
+    max_length: Optional[int],
+    timeout: Optional[float] = None,
 ) -> None:
-    """Raise a ValueError on an unknown mode or policy or a bad size."""
+    """Raise a ValueError on an unknown mode or policy, a bad size or a bad
+    timeout."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}")
     if on_error not in ON_ERROR_POLICIES:
@@ -276,6 +288,13 @@ def check_options(
         raise ValueError("max_length must be an integer")
     if max_length is not None and max_length < 1:
         raise ValueError("max_length must be at least 1")
+    if timeout is not None and (
+        isinstance(timeout, bool)
+        or not isinstance(timeout, (int, float))
+        or not timeout > 0
+        or timeout == float("inf")
+    ):
+        raise ValueError("timeout must be a positive number of seconds")
 
 
 def driver_key(key: Optional[Union[bytes, str]]) -> bytes:

@@ -54,6 +54,9 @@ class DeidSettings:
     with_offsets: bool
     # The output columns, in order.
     columns: Tuple[str, ...]
+    # Seconds one batch may take in the task's worker process; None: no
+    # limit (and no worker process).
+    timeout: Optional[float] = None
 
 
 class InlineKey:
@@ -265,6 +268,7 @@ class DeidentifyPartition:
             with_offsets=self.settings.with_offsets,
             known=RowKnownPhi(),
             on_error=self.settings.on_error,
+            timeout=self.settings.timeout,
         )
         done: List[Output] = []
         start = 0
