@@ -64,6 +64,10 @@ KNOWN = "phi_known"
 # The `phi_known` label map that gives known spans the labels of a pipeline
 # whose `phi_surrogates` reads them through this label map.
 KNOWN_LABEL_MAPS = {"meddocan2i2b2": "i2b22meddocan"}
+NER = "phi_ner"
+# Components that read no `phi_score`: a `phi_ner` followed by these alone
+# computes no scores during a run (see `skip_unread_scores`).
+SCORE_BLIND_FACTORIES = frozenset({KNOWN, SURROGATES})
 FAILED_KEY = "spacy_deid_failed"
 # Labels whose replacement may equal the original (ages <= 89 are kept).
 KEPT_LABELS = frozenset({"AGE"})
@@ -285,6 +289,7 @@ def setup_worker(nlp: Language) -> None:
     tokenizer's cache (a pickled tokenizer arrives with an empty one)."""
     install_extensions()
     ensure_known_pipe(nlp)
+    skip_unread_scores(nlp)
     nlp.set_error_handler(MarkFailed())
     warm_up(nlp)
 
@@ -373,6 +378,37 @@ def ensure_known_pipe(nlp: Language) -> Optional[str]:
     return name
 
 
+def skip_unread_scores(nlp: Language) -> List[str]:
+    """Turn off the span scores (`with_scores`) of every `phi_ner` component
+    after which only score-blind components run (`SCORE_BLIND_FACTORIES`):
+    the runner's outputs hold no scores, and the CRF marginals behind them
+    take about 15% of `en`'s time. Components that read scores
+    (`phi_consistency`, `phi_merge`, any other) keep them, as do `thresholds`.
+
+    nlp (Language): The pipeline.
+    RETURNS (List[str]): The names of the components turned off, for
+        `restore_scores`.
+    """
+    names = nlp.pipe_names
+    changed = []
+    for i, name in enumerate(names):
+        pipe = nlp.get_pipe(name)
+        if nlp.get_pipe_meta(name).factory != NER or not pipe.with_scores:
+            continue
+        later = {nlp.get_pipe_meta(other).factory for other in names[i + 1 :]}
+        if later <= SCORE_BLIND_FACTORIES:
+            pipe.with_scores = False
+            changed.append(name)
+    return changed
+
+
+def restore_scores(nlp: Language, names: List[str]) -> None:
+    """Turn the span scores of these `phi_ner` components back on."""
+    for name in names:
+        if name in nlp.pipe_names:
+            nlp.get_pipe(name).with_scores = True
+
+
 def with_known_phi(record: Record, store: KnownPhiStore) -> Record:
     """The record with all the known PHI that applies to it (preset lists,
     inherited ones, its own); see `KnownPhiStore.resolve`. Raises a
@@ -400,6 +436,8 @@ def deidentify_items(
     If `nlp` has no `phi_known` component, one is added before
     `phi_surrogates` for the run (and removed when the stream ends), so that
     the records' known PHI is marked.
+    A `phi_ner` component whose span scores nothing after it reads computes
+    none during the run (`skip_unread_scores`; restored when the stream ends).
 
     Records are cut into batches of about `batch_size` that keep a patient's
     contiguous run of records whole (`patient_batches`); each batch runs in
@@ -471,6 +509,7 @@ def deidentify_items(
             yield record
 
     added = ensure_known_pipe(nlp)
+    unscored = skip_unread_scores(nlp)
     previous = nlp.default_error_handler
     nlp.set_error_handler(MarkFailed())
     # Before the batches' memory zones, where spaCy caches no chunk.
@@ -494,6 +533,7 @@ def deidentify_items(
         # Stops the worker processes now, not when the generator is collected.
         outputs.close()
         nlp.set_error_handler(previous)
+        restore_scores(nlp, unscored)
         if added is not None and added in nlp.pipe_names:
             nlp.remove_pipe(added)
 

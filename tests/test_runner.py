@@ -8,6 +8,7 @@ import pytest
 import spacy
 
 import spacy_deid
+from spacy_deid import runner as runner_module
 from spacy_deid.records import Record
 from spacy_deid.runner import (
     Rejected,
@@ -151,3 +152,53 @@ def test_check_pipeline_refuses_unmerged_span_groups(nlp_rules):
         check_pipeline(nlp)
     nlp.add_pipe("phi_merge", before="phi_surrogates", config={"sources": ["phi_ner"]})
     check_pipeline(nlp)
+
+
+def test_runner_computes_no_unread_scores(nlp_en, monkeypatch):
+    """`deidentify_items` on `en` computes no CRF marginals (nothing after
+    `phi_ner` reads span scores), gives the output it gives with them, with
+    one process and with two, and turns the scores back on after the run."""
+    from spacy_deid.corpus.synth import generate
+    from spacy_deid.ner import component
+
+    calls = []
+    real = component.crf_marginals
+
+    def counted(*args):
+        calls.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(component, "crf_marginals", counted)
+    notes = list(generate(6, seed=5, split="all"))
+    records = [Record(i, n.id, n.text, n.patient) for i, n in enumerate(notes)]
+    ner = nlp_en.get_pipe("phi_ner")
+    nlp_en.get_pipe("phi_surrogates").set_key(bytes(range(32)))
+    fast = list(deidentify_items(nlp_en, records, batch_size=4))
+    assert calls == [] and ner.with_scores
+    assert sum(len(out.spans) for out in fast) > 20
+    monkeypatch.setattr(runner_module, "skip_unread_scores", lambda nlp: [])
+    scored = list(deidentify_items(nlp_en, records, batch_size=4))
+    assert calls and scored == fast
+    monkeypatch.undo()
+    assert list(deidentify_items(nlp_en, records, n_process=2, batch_size=4)) == fast
+
+
+@pytest.mark.parametrize(
+    "between,skipped",
+    [([], ["phi_ner"]), (["phi_consistency"], []), (["phi_ner"], ["phi_ner_2"])],
+)
+def test_skip_unread_scores_only_before_score_blind_components(between, skipped):
+    """Scores are skipped for a `phi_ner` followed only by `phi_known` and
+    `phi_surrogates`; any other later component may read them."""
+    nlp = spacy.blank("en")
+    nlp.add_pipe("phi_ner")
+    for i, factory in enumerate(between):
+        nlp.add_pipe(factory, name=f"{factory}_{i + 2}")
+    nlp.add_pipe("phi_known")
+    nlp.add_pipe("phi_surrogates")
+    assert runner_module.skip_unread_scores(nlp) == skipped
+    for name in nlp.pipe_names:
+        if nlp.get_pipe_meta(name).factory == "phi_ner":
+            assert nlp.get_pipe(name).with_scores is (name not in skipped)
+    runner_module.restore_scores(nlp, skipped)
+    assert all(getattr(pipe, "with_scores", True) for _, pipe in nlp.pipeline)

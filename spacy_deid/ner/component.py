@@ -57,7 +57,8 @@ from .crf import viterbi
 from .spans import biluo_spans, bias_emissions, check_recall_bias, check_thresholds
 from .spans import threshold_of
 from .spans import drop_not_phi as _drop_not_phi
-from .segments import MAX_DOC_TOKENS, join_predictions, listens_upstream, split_docs
+from .segments import MAX_DOC_TOKENS, Prediction, join_predictions, listens_upstream
+from .segments import split_docs
 
 install_extensions()
 
@@ -106,9 +107,6 @@ rows = [5000, 2500, 2500, 2500]
 include_static_vectors = false
 """
 DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
-
-# Predictions per doc: decoded tag ids (n_tokens,) and their probabilities.
-Prediction = Tuple[np.ndarray, np.ndarray]
 
 
 @Language.factory(
@@ -238,6 +236,10 @@ class PhiEntityRecognizer(TrainablePipe):
             "spans_key": spans_key,
         }
         _check_cfg(self.cfg)
+        # Whether prediction computes the probabilities behind `phi_score`
+        # (always with `thresholds`). Not saved: `runner.deidentify_items`
+        # turns it off for a run in which nothing reads the scores.
+        self.with_scores = True
 
     @property
     def labels(self) -> Tuple[str, ...]:
@@ -348,7 +350,7 @@ class PhiEntityRecognizer(TrainablePipe):
         scores (List[Floats2d]): (n_tokens, n_tags) scores per doc.
         RETURNS (List[Prediction]): (tag ids, marginals) per doc.
         """
-        empty = np.zeros((0,), dtype="i8"), np.zeros((0,), dtype="f4")
+        empty: Prediction = np.zeros((0,), dtype="i8"), np.zeros((0,), dtype="f4")
         keep = [i for i, score in enumerate(scores) if len(score)]
         preds = [empty for _ in scores]
         if not keep:
@@ -360,28 +362,32 @@ class PhiEntityRecognizer(TrainablePipe):
 
     def _decode(
         self, scores: List[Floats2d]
-    ) -> Tuple[List[np.ndarray], List[np.ndarray]]:
-        """Viterbi tags and their probabilities, in groups of docs of similar
-        length so that the padded CRF arrays stay small."""
+    ) -> Tuple[List[np.ndarray], List[Optional[np.ndarray]]]:
+        """Viterbi tags and their probabilities (None unless `with_scores`
+        or `thresholds`), in groups of docs of similar length so that the
+        padded CRF arrays stay small."""
         n_tags = len(self.tag_names)
+        scored = self.with_scores or bool(self.cfg["thresholds"])
         tags: List[np.ndarray] = [np.zeros(0, dtype="i8")] * len(scores)
-        probs: List[np.ndarray] = [np.zeros(0, dtype="f4")] * len(scores)
+        probs: List[Optional[np.ndarray]] = [None] * len(scores)
         for group in length_groups([len(s) for s in scores], MAX_CRF_SLOTS):
             seqs = [self.model.ops.to_numpy(scores[i]) for i in group]
             emissions, lengths = pad_batch(seqs, n_tags)
-            paths, tag_probs = self._decode_padded(emissions, lengths)
+            paths, tag_probs = self._decode_padded(emissions, lengths, scored)
             for row, i in enumerate(group):
                 path = paths[row, : lengths[row]]
                 tags[i] = path
-                probs[i] = tag_probs[row, np.arange(len(path)), path].astype("f4")
+                if tag_probs is not None:
+                    probs[i] = tag_probs[row, np.arange(len(path)), path].astype("f4")
         return tags, probs
 
     def _decode_padded(
-        self, emissions: np.ndarray, lengths: np.ndarray
-    ) -> Tuple[np.ndarray, np.ndarray]:
+        self, emissions: np.ndarray, lengths: np.ndarray, scored: bool = True
+    ) -> Tuple[np.ndarray, Optional[np.ndarray]]:
         """Viterbi paths (B, T) and tag probabilities (B, T, K) of a padded
         batch: CRF marginals, or softmax probabilities (cfg "loss"), both of
-        the emissions with cfg "recall_bias" added to every non-"O" tag."""
+        the emissions with cfg "recall_bias" added to every non-"O" tag; no
+        probabilities unless `scored`."""
         emissions = bias_emissions(emissions, self.cfg["recall_bias"])
         if self.cfg["loss"] == "softmax":
             # Renormalised: log_softmax(E + b) differs from log_softmax(E) + b
@@ -389,10 +395,10 @@ class PhiEntityRecognizer(TrainablePipe):
             log_probs = log_softmax(emissions)
             params = constraint_params(emissions.shape[2])
             paths, _ = viterbi(log_probs, lengths, params)
-            return paths, np.exp(log_probs)
+            return paths, np.exp(log_probs) if scored else None
         params = get_crf_params(self.model.get_ref("crf"))
         paths, _ = viterbi(emissions, lengths, params)
-        return paths, crf_marginals(emissions, lengths, params)
+        return paths, crf_marginals(emissions, lengths, params) if scored else None
 
     def set_annotations(self, docs: Iterable[Doc], preds: List[Prediction]) -> None:
         """Write the predicted spans, less those inside known non-PHI and
@@ -415,19 +421,29 @@ class PhiEntityRecognizer(TrainablePipe):
                 self._write_group(doc, spans, probs, spans_key)
 
     def _above_threshold(
-        self, spans: List[Span], probs: np.ndarray, thresholds: Dict[str, float]
+        self,
+        spans: List[Span],
+        probs: Optional[np.ndarray],
+        thresholds: Dict[str, float],
     ) -> List[Span]:
         """The spans whose score reaches their label's threshold ("*" for
         labels without one; no threshold: all)."""
         if not thresholds:
             return spans
+        if probs is None:
+            raise ValueError(
+                f"'{self.name}': thresholds were set after prediction, which "
+                "computed no scores; predict again"
+            )
         return [
             span
             for span in spans
             if self._score(span, probs) >= threshold_of(thresholds, span.label_)
         ]
 
-    def _merge_into_ents(self, doc: Doc, spans: List[Span], probs: np.ndarray) -> None:
+    def _merge_into_ents(
+        self, doc: Doc, spans: List[Span], probs: Optional[np.ndarray]
+    ) -> None:
         """Merge the spans into `doc.ents` (see `merge_ents`)."""
         kept, new = merge_ents(
             list(doc.ents),
@@ -444,7 +460,7 @@ class PhiEntityRecognizer(TrainablePipe):
         doc.set_ents(ents, default="outside")
 
     def _write_group(
-        self, doc: Doc, spans: List[Span], probs: np.ndarray, key: str
+        self, doc: Doc, spans: List[Span], probs: Optional[np.ndarray], key: str
     ) -> None:
         """Write the spans to `doc.spans[key]`, leaving `doc.ents` unchanged.
 
@@ -471,9 +487,11 @@ class PhiEntityRecognizer(TrainablePipe):
         attrs = {"phi_source": SOURCE, "phi_scores": scores}
         doc.spans[key] = SpanGroup(doc, name=key, attrs=attrs, spans=spans)
 
-    def _score(self, span: Span, probs: np.ndarray) -> float:
+    def _score(self, span: Span, probs: Optional[np.ndarray]) -> Optional[float]:
         """Mean or min of the span's token probabilities (cfg
-        "score_reduce")."""
+        "score_reduce"); None without probabilities."""
+        if probs is None:
+            return None
         reduce = np.mean if self.cfg["score_reduce"] == "mean" else np.min
         return float(reduce(probs[span.start : span.end]))
 

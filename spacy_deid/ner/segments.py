@@ -15,14 +15,16 @@ component's output from each doc, which a piece would not have: such docs
 are predicted whole.
 """
 
-from typing import List, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 from spacy.attrs import IS_SPACE, SENT_START
 from spacy.tokens import Doc
 from thinc.api import Model
 
-Prediction = Tuple[np.ndarray, np.ndarray]
+# Predictions per doc: decoded tag ids (n_tokens,) and their probabilities
+# (None when they were not computed, see `PhiEntityRecognizer.with_scores`).
+Prediction = Tuple[np.ndarray, Optional[np.ndarray]]
 MAX_DOC_TOKENS = 8192
 
 
@@ -110,6 +112,7 @@ def join_predictions(
             joined.append(doc_parts[0])
         else:
             tags = np.concatenate([tags for tags, _ in doc_parts])
-            probs = np.concatenate([probs for _, probs in doc_parts])
-            joined.append((tags, probs))
+            probs = [probs for _, probs in doc_parts]
+            unscored = any(part is None for part in probs)
+            joined.append((tags, None if unscored else np.concatenate(probs)))
     return joined

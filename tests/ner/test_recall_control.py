@@ -22,6 +22,7 @@ from spacy_deid.corpus import write_jsonl
 from spacy_deid.corpus.synth import generate
 from spacy_deid.labels import NOT_PHI_KEY
 from spacy_deid.ner import PhiEntityRecognizer
+from spacy_deid.ner import component as component_module
 from spacy_deid.ner._crf_layer import get_crf_params
 from spacy_deid.ner.component import RECALL_DEFAULTS, bias_emissions
 from spacy_deid.ner.crf import crf_marginals, is_valid_biluo, log_softmax, viterbi
@@ -212,6 +213,42 @@ def test_thresholds_per_label_and_default(trained_nlp):
             kept = _scored(nlp, TEXT)
         assert set(kept) == labels, thresholds
         assert all(kept[label] == scores[label] for label in kept)
+
+
+def _scored_ents(doc):
+    return [(e.start_char, e.end_char, e.label_, e._.phi_score) for e in doc.ents]
+
+
+def test_without_scores_same_spans_and_no_marginals(trained_nlp, monkeypatch):
+    """`with_scores = False` (what the runner sets when nothing reads the
+    scores): the same spans, `phi_score` None, no CRF marginals computed;
+    `thresholds` still get their scores, and a span group gets None scores."""
+    nlp, _ = trained_nlp
+    ner = nlp.get_pipe("phi_ner")
+    scored = _scored_ents(nlp(TEXT))
+    calls = []
+
+    def counted(*args):
+        calls.append(len(args[0]))
+        return crf_marginals(*args)
+
+    monkeypatch.setattr(component_module, "crf_marginals", counted)
+    monkeypatch.setattr(ner, "with_scores", False)
+    plain = _scored_ents(nlp(TEXT))
+    assert calls == []
+    assert [e[:3] for e in plain] == [e[:3] for e in scored] and len(plain) == 2
+    assert all(e[3] is None for e in plain) and all(e[3] > 0 for e in scored)
+    with settings(ner, thresholds={"DATE": 1.0}):
+        kept = _scored_ents(nlp(TEXT))
+    assert calls and [e[2] for e in kept] == ["DOCTOR"]
+    assert kept[0] == next(e for e in scored if e[2] == "DOCTOR")
+    with settings(ner, spans_key="model"):
+        group = nlp(TEXT).spans["model"]
+    assert len(group) == 2 and group.attrs["phi_scores"] == [None, None]
+    preds = ner.predict([nlp.make_doc(TEXT)])
+    with settings(ner, thresholds={"*": 0.5}):
+        with pytest.raises(ValueError, match="thresholds were set after prediction"):
+            ner.set_annotations([nlp.make_doc(TEXT)], preds)
 
 
 def test_thresholds_drop_before_merging(trained_nlp):

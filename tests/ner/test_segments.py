@@ -60,6 +60,11 @@ def test_join_predictions_restores_each_doc():
     joined = join_predictions(preds, [0, 0, 1], 2)
     assert joined[0][0].tolist() == [1, 2, 3] and joined[1][0].tolist() == [0]
     assert joined[0][1].tolist() == [0.5, 0.6, 0.7]
+    # Without scores (`with_scores` off) a doc's probabilities stay None.
+    unscored = [(tags, None) for tags, _ in preds]
+    joined = join_predictions(unscored, [0, 0, 1], 2)
+    assert joined[0][0].tolist() == [1, 2, 3] and joined[1][0].tolist() == [0]
+    assert joined[0][1] is None and joined[1][1] is None
 
 
 def test_long_doc_is_predicted_as_its_pieces(nlp_en, monkeypatch):
