@@ -301,6 +301,7 @@ def _multi_process(
     batch_size: int,
     with_offsets: bool,
     timeout: Optional[float] = None,
+    start_method: Optional[str] = None,
 ) -> Iterator[Output]:
     """The batches of `_single_process`, each run by `run_batch` in one of
     `n_process` worker processes (`pool.WorkerPool`); outputs in input order.
@@ -308,7 +309,14 @@ def _multi_process(
     that gave no result within `timeout` seconds ("WorkerTimeout")."""
     max_size = max(batch_size, MAX_PATIENT_BATCH)
     work = partial(run_batch, with_offsets=with_offsets)
-    pool = WorkerPool(nlp, work, n_process, setup=setup_worker, task_timeout=timeout)
+    pool = WorkerPool(
+        nlp,
+        work,
+        n_process,
+        setup=setup_worker,
+        start_method=start_method,
+        task_timeout=timeout,
+    )
     with pool:
         yield from pool.map(patient_batches(records, batch_size, max_size))
 
@@ -430,6 +438,7 @@ def deidentify_items(
     known: Optional[KnownPhiStore] = None,
     on_error: str = ON_ERROR_REJECT,
     timeout: Optional[float] = None,
+    start_method: Optional[str] = None,
 ) -> Iterator[Output]:
     """De-identify a stream of records, passing rejections through in order.
 
@@ -467,6 +476,8 @@ def deidentify_items(
         redacted (see `redact_all`), no spans, and `rejected` set.
     timeout (Optional[float]): Seconds a worker may spend on one batch; None:
         no limit (and no worker process with `n_process` 1).
+    start_method (Optional[str]): How worker processes start ("fork",
+        "spawn", "forkserver"); None: `pool.START_METHOD`.
     RETURNS (Iterator[Output]): Results and rejections, in input order.
     """
     if on_error not in ON_ERROR_POLICIES:
@@ -518,7 +529,7 @@ def deidentify_items(
         outputs = _single_process(nlp, good(), batch_size, with_offsets)
     else:
         outputs = _multi_process(
-            nlp, good(), n_process, batch_size, with_offsets, timeout
+            nlp, good(), n_process, batch_size, with_offsets, timeout, start_method
         )
     try:
         for output in outputs:

@@ -108,14 +108,26 @@ def test_run_examples_default_pipeline(tmp_path, examples_path, key_file):
 
 def test_run_same_key_same_output(tmp_path, examples_path, key_file):
     outs = []
-    extra = [[], ["--n-process", "2", "--batch-size", "2"], ["--timeout", "300"]]
+    extra = [
+        [],
+        ["--n-process", "2", "--batch-size", "2"],
+        ["--timeout", "300"],
+        ["--n-process", "2", "--start-method", "spawn"],
+    ]
     for i, options in enumerate(extra):
         out = tmp_path / f"out{i}.jsonl"
         args = ["run", str(examples_path), str(out), "--key-file", str(key_file)]
         proc = spacy_deid(*args, *options)
         assert proc.returncode == 0, proc.stderr
         outs.append(out.read_text())
-    assert outs[0] == outs[1] == outs[2]
+    assert outs[0] == outs[1] == outs[2] == outs[3]
+
+
+def test_run_refuses_an_unknown_start_method(tmp_path, examples_path):
+    out = tmp_path / "out.jsonl"
+    proc = spacy_deid("run", str(examples_path), str(out), "--start-method", "thread")
+    assert proc.returncode == 2 and not out.exists()
+    assert "--start-method" in proc.stderr and "spawn" in proc.stderr
 
 
 def test_run_without_key_says_so(tmp_path, examples_path):

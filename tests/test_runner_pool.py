@@ -322,12 +322,23 @@ def test_memory_zones_keep_the_workers_vocab_flat(nlp_rules):
     assert any(s.strings > s.strings_at_start + 48 for s in growing.stats.values())
 
 
-@pytest.mark.parametrize("method", ["spawn", "forkserver"])
-def test_spawn_workers(nlp_hazard, monkeypatch, method):
+@pytest.mark.parametrize("method,given", [("spawn", True), ("forkserver", False)])
+def test_spawn_workers(nlp_hazard, monkeypatch, method, given):
     """With "spawn" (macOS, Windows) or "forkserver" (Linux's default from
-    Python 3.14) the pipeline, its phi_known and the MarkFailed error handler
-    reach the workers by pickling."""
-    monkeypatch.setattr(pool_module, "START_METHOD", method)
+    Python 3.14), given to `deidentify_items` or as the module default, the
+    pipeline, its phi_known and the MarkFailed error handler reach the
+    workers by pickling."""
+    options = {"start_method": method} if given else {}
+    if not given:
+        monkeypatch.setattr(pool_module, "START_METHOD", method)
+    started = []
+    real_get_context = multiprocessing.get_context
+
+    def get_context(name=None):
+        started.append(name)
+        return real_get_context(name)
+
+    monkeypatch.setattr(pool_module.multiprocessing, "get_context", get_context)
     texts = ["Seen by Dr. Whalen on 09/14/2067.", f"MRN 7194334 {SWALLOW_MARK}"]
     texts += ["Call 617-555-0199.", "Harold Bixby lives at 12 Elm St."]
     known = [{"text": "Harold Bixby", "label": "PATIENT"}]
@@ -335,7 +346,10 @@ def test_spawn_workers(nlp_hazard, monkeypatch, method):
         Record(i, str(i), text, "p1", known_phi=known) for i, text in enumerate(texts)
     ]
     single = list(deidentify_items(nlp_hazard, records, batch_size=1))
-    double = list(deidentify_items(nlp_hazard, records, n_process=2, batch_size=1))
+    double = list(
+        deidentify_items(nlp_hazard, records, n_process=2, batch_size=1, **options)
+    )
+    assert started == [method]
     assert _lines(double) == _lines(single)
     assert double[1].error.startswith("NotDeidentified: a component failed")
     assert "Bixby" not in double[3].text  # known PHI, marked by phi_known

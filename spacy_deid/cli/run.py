@@ -533,6 +533,16 @@ def run_cli(
             "processes, also with -n 1"
         ),
     ),
+    start_method: Optional[str] = typer.Option(
+        None,
+        "--start-method",
+        help=(
+            "How worker processes start: fork, spawn or forkserver (default: "
+            "Python's default on this platform). spawn and forkserver load a "
+            "copy of the pipeline in each worker (slower to start) and are safe "
+            "where fork is not"
+        ),
+    ),
     with_offsets: bool = typer.Option(
         False,
         "--with-offsets",
@@ -608,6 +618,12 @@ def run_cli(
         raise typer.BadParameter(
             f"must be {' or '.join(ON_ERROR_POLICIES)}", param_hint="--on-error"
         )
+    methods = multiprocessing.get_all_start_methods()
+    if start_method is not None and start_method not in methods:
+        raise typer.BadParameter(
+            f"must be {' or '.join(methods)} on this platform",
+            param_hint="--start-method",
+        )
     if input != "-" and not Path(input).exists():
         err(f"Input not found: {input}")
         raise typer.Exit(EXIT_FATAL)
@@ -664,6 +680,7 @@ def run_cli(
             known=known,
             on_error=on_error,
             timeout=timeout,
+            start_method=start_method,
         )
         try:
             for out in outputs:
