@@ -35,6 +35,7 @@ from typing import (
     Any,
     Deque,
     Dict,
+    Generator,
     Iterable,
     Iterator,
     List,
@@ -273,7 +274,7 @@ def run_batch(
 
 def _single_process(
     nlp: Language, records: Iterable[Record], batch_size: int, with_offsets: bool
-) -> Iterator[Output]:
+) -> Generator[Output, None, None]:
     """Batches in this process; a failing batch is redone record by record.
     Each batch runs in `nlp.memory_zone()`, so the strings of the notes (PHI
     included) do not stay in the vocab: memory stays flat over any number of
@@ -302,7 +303,7 @@ def _multi_process(
     with_offsets: bool,
     timeout: Optional[float] = None,
     start_method: Optional[str] = None,
-) -> Iterator[Output]:
+) -> Generator[Output, None, None]:
     """The batches of `_single_process`, each run by `run_batch` in one of
     `n_process` worker processes (`pool.WorkerPool`); outputs in input order.
     A record whose worker process died on it is rejected ("WorkerDied"), one
@@ -523,15 +524,16 @@ def deidentify_items(
     unscored = skip_unread_scores(nlp)
     previous = nlp.default_error_handler
     nlp.set_error_handler(MarkFailed())
-    # Before the batches' memory zones, where spaCy caches no chunk.
-    warm_up(nlp)
-    if n_process == 1 and timeout is None:
-        outputs = _single_process(nlp, good(), batch_size, with_offsets)
-    else:
-        outputs = _multi_process(
-            nlp, good(), n_process, batch_size, with_offsets, timeout, start_method
-        )
+    outputs: Optional[Generator[Output, None, None]] = None
     try:
+        # Before the batches' memory zones, where spaCy caches no chunk.
+        warm_up(nlp)
+        if n_process == 1 and timeout is None:
+            outputs = _single_process(nlp, good(), batch_size, with_offsets)
+        else:
+            outputs = _multi_process(
+                nlp, good(), n_process, batch_size, with_offsets, timeout, start_method
+            )
         for output in outputs:
             while waiting and waiting[0].index < output.index:
                 yield waiting.popleft()
@@ -541,8 +543,10 @@ def deidentify_items(
             yield output
         yield from waiting
     finally:
-        # Stops the worker processes now, not when the generator is collected.
-        outputs.close()
+        # The pipeline is as it was, also when the run fails to start.
+        if outputs is not None:
+            # Stops the worker processes now, not when the generator is collected.
+            outputs.close()
         nlp.set_error_handler(previous)
         restore_scores(nlp, unscored)
         if added is not None and added in nlp.pipe_names:

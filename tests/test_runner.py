@@ -202,3 +202,20 @@ def test_skip_unread_scores_only_before_score_blind_components(between, skipped)
             assert nlp.get_pipe(name).with_scores is (name not in skipped)
     runner_module.restore_scores(nlp, skipped)
     assert all(getattr(pipe, "with_scores", True) for _, pipe in nlp.pipeline)
+
+
+def test_a_run_that_fails_to_start_leaves_the_pipeline_as_it_was(nlp_en, monkeypatch):
+    """The run-scoped changes (an added `phi_known`, the error handler, span
+    scores off) are undone also when the run fails before its first record."""
+
+    def broken(nlp):
+        raise RuntimeError("warm-up failed")
+
+    monkeypatch.setattr(runner_module, "warm_up", broken)
+    names = list(nlp_en.pipe_names)
+    handler = nlp_en.default_error_handler
+    with pytest.raises(RuntimeError, match="warm-up failed"):
+        list(deidentify_items(nlp_en, [Record(0, "a", "Dr. Whalen")]))
+    assert nlp_en.pipe_names == names
+    assert nlp_en.default_error_handler is handler
+    assert nlp_en.get_pipe("phi_ner").with_scores
