@@ -150,6 +150,23 @@ class _Worker:
     timed_out: bool = False
 
 
+def check_timeout(seconds: Optional[float], name: str = "timeout") -> None:
+    """Raise a ValueError unless `seconds` is None or a positive, finite
+    number (not a bool).
+
+    seconds (Optional[float]): The timeout.
+    name (str): The setting's name, for the message.
+    """
+    if seconds is None:
+        return
+    if (
+        isinstance(seconds, bool)
+        or not isinstance(seconds, (int, float))
+        or not 0 < seconds < float("inf")
+    ):
+        raise ValueError(f"{name} must be a positive number of seconds")
+
+
 def limit_threads() -> Any:
     """Make this process use one thread for BLAS/OpenMP (and torch, if it is
     loaded), so that N workers do not each start a thread per core.
@@ -299,8 +316,7 @@ class WorkerPool:
             raise ValueError("n_process must be at least 1")
         if depth < 1:
             raise ValueError("depth must be at least 1")
-        if task_timeout is not None and not task_timeout > 0:
-            raise ValueError("task_timeout must be a positive number of seconds")
+        check_timeout(task_timeout, "task_timeout")
         self.task_timeout = task_timeout
         self.nlp = nlp
         self.work = work

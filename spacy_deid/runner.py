@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import (
     Any,
+    Callable,
     Deque,
     Dict,
     Generator,
@@ -284,14 +285,44 @@ def _single_process(
         yield from run_batch(nlp, batch, with_offsets)
 
 
+@dataclass
+class RunChanges:
+    """What `prepare_run` changed on a pipeline, for `undo_run`."""
+
+    added: Optional[str]
+    unscored: List[str]
+    error_handler: Callable
+
+
+def prepare_run(nlp: Language) -> RunChanges:
+    """Prepare a pipeline for a run: a `phi_known` component
+    (`ensure_known_pipe`), no unread span scores (`skip_unread_scores`) and
+    the `MarkFailed` error handler.
+
+    nlp (Language): A pipeline ending with `phi_surrogates`.
+    RETURNS (RunChanges): The changes, for `undo_run`.
+    """
+    changes = RunChanges(
+        ensure_known_pipe(nlp), skip_unread_scores(nlp), nlp.default_error_handler
+    )
+    nlp.set_error_handler(MarkFailed())
+    return changes
+
+
+def undo_run(nlp: Language, changes: RunChanges) -> None:
+    """Undo `prepare_run`."""
+    nlp.set_error_handler(changes.error_handler)
+    restore_scores(nlp, changes.unscored)
+    if changes.added is not None and changes.added in nlp.pipe_names:
+        nlp.remove_pipe(changes.added)
+
+
 def setup_worker(nlp: Language) -> None:
     """Prepare a worker's copy of the pipeline as `deidentify_items` prepares
-    the parent's: extensions, a `phi_known` component, `MarkFailed` and the
-    tokenizer's cache (a pickled tokenizer arrives with an empty one)."""
+    the parent's (`prepare_run`), with the extensions and the tokenizer's
+    cache (a pickled tokenizer arrives with an empty one)."""
     install_extensions()
-    ensure_known_pipe(nlp)
-    skip_unread_scores(nlp)
-    nlp.set_error_handler(MarkFailed())
+    prepare_run(nlp)
     warm_up(nlp)
 
 
@@ -520,10 +551,7 @@ def deidentify_items(
                 in_flight[record.index] = record
             yield record
 
-    added = ensure_known_pipe(nlp)
-    unscored = skip_unread_scores(nlp)
-    previous = nlp.default_error_handler
-    nlp.set_error_handler(MarkFailed())
+    changes = prepare_run(nlp)
     outputs: Optional[Generator[Output, None, None]] = None
     try:
         # Before the batches' memory zones, where spaCy caches no chunk.
@@ -547,10 +575,7 @@ def deidentify_items(
         if outputs is not None:
             # Stops the worker processes now, not when the generator is collected.
             outputs.close()
-        nlp.set_error_handler(previous)
-        restore_scores(nlp, unscored)
-        if added is not None and added in nlp.pipe_names:
-            nlp.remove_pipe(added)
+        undo_run(nlp, changes)
 
 
 def deidentify_texts(

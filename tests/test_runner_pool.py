@@ -197,6 +197,9 @@ def test_timeout_must_be_positive(nlp_rules):
         list(deidentify_items(nlp_rules, _records(["a"]), timeout=0))
     with pytest.raises(ValueError, match="task_timeout"):
         WorkerPool(nlp_rules, _echo, 1, task_timeout=-1.0)
+    # Infinity is no timeout (and overflowed the wait): refused up front.
+    with pytest.raises(ValueError, match="timeout"):
+        list(deidentify_items(nlp_rules, _records(["a"]), timeout=float("inf")))
 
 
 def test_slow_batches_within_the_timeout_are_kept(nlp_rules):

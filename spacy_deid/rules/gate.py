@@ -52,16 +52,15 @@ MIN_LENGTH = 3
 MAX_STRINGS = 1024
 _BREAKS = frozenset((10, 13))  # "\n", "\r"
 _END_ANCHORS = (sre.AT_END, sre.AT_END_LINE, sre.AT_END_STRING)
-# The line breaks ("\r", "\n") each category escape matches.
+# The line breaks ("\r", "\n") each category escape (\d \D \s \S \w \W)
+# matches, as the parser writes them.
 _CATEGORY_BREAKS = {
-    "DIGIT": frozenset(),
-    "NOT_DIGIT": _BREAKS,
-    "SPACE": _BREAKS,
-    "NOT_SPACE": frozenset(),
-    "WORD": frozenset(),
-    "NOT_WORD": _BREAKS,
-    "LINEBREAK": frozenset((10,)),
-    "NOT_LINEBREAK": frozenset((13,)),
+    sre.CATEGORY_DIGIT: frozenset(),
+    sre.CATEGORY_NOT_DIGIT: _BREAKS,
+    sre.CATEGORY_SPACE: _BREAKS,
+    sre.CATEGORY_NOT_SPACE: frozenset(),
+    sre.CATEGORY_WORD: frozenset(),
+    sre.CATEGORY_NOT_WORD: _BREAKS,
 }
 # A required string: its text and whether it is matched case-blind.
 Needle = Tuple[str, bool]
@@ -286,11 +285,9 @@ def _set_breaks(items: list) -> bool:
         elif op is sre.RANGE:
             found |= {code for code in _BREAKS if av[0] <= code <= av[1]}
         elif op is sre.CATEGORY:
-            name = str(av).replace("CATEGORY_", "").replace("UNI_", "")
-            name = name.replace("LOC_", "")
-            if name not in _CATEGORY_BREAKS:
+            if av not in _CATEGORY_BREAKS:
                 return True
-            found |= _CATEGORY_BREAKS[name]
+            found |= _CATEGORY_BREAKS[av]
         elif op is not sre.NEGATE:
             return True
     return found != _BREAKS if negate else bool(found)

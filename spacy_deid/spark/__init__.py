@@ -41,6 +41,7 @@ except ImportError as error:  # pragma: no cover - depends on the environment
         'pip install "spacy-deid[spark]"'
     ) from error
 
+from ..pool import check_timeout
 from ..runner import ON_ERROR_POLICIES, ON_ERROR_REJECT
 from ..surrogates.keys import generate_key, key_from_env, parse_key
 from ..surrogates.replacer import MODES, EphemeralKeyWarning
@@ -288,13 +289,7 @@ def check_options(
         raise ValueError("max_length must be an integer")
     if max_length is not None and max_length < 1:
         raise ValueError("max_length must be at least 1")
-    if timeout is not None and (
-        isinstance(timeout, bool)
-        or not isinstance(timeout, (int, float))
-        or not timeout > 0
-        or timeout == float("inf")
-    ):
-        raise ValueError("timeout must be a positive number of seconds")
+    check_timeout(timeout)
 
 
 def driver_key(key: Optional[Union[bytes, str]]) -> bytes:
