@@ -57,7 +57,8 @@ on counts as flagging nothing.
 Targets (issue 6), printed as PASS/FAIL: `en` >= 5,000 tokens/s per process;
 2 processes >= 1.7x one; peak RSS of one `en` process < 600 MB; peak RSS
 within 10% from the second to the last growth size; `en` >= 10x Presidio's
-tokens/s with a higher binary PHI-token recall. Figures depend on the
+tokens/s with a higher binary PHI-token recall (and the same line for each
+other pipeline measured, `en_rules` by default). Figures depend on the
 machine and its load (printed at the top): run it, don't assert on it in
 tests. No note text is printed.
 """
@@ -677,22 +678,31 @@ def target_lines(figures: Dict[str, Any]) -> List[Dict[str, Any]]:
         None if change is None else f"{change:+.1%}",
         None if change is None else abs(change) <= RSS_GROWTH,
     )
-    add(*presidio_target(default, find(tools, "presidio")))
+    presidio = find(tools, "presidio")
+    add(*presidio_target(DEFAULT_PIPELINE, default, presidio))
+    # The same bar for each other pipeline measured (e.g. `en_rules`): the
+    # issue sets it for the default, but it shows what a shipped pipeline does.
+    for system in dict.fromkeys(r["system"] for r in ours):
+        if system != DEFAULT_PIPELINE:
+            add(*presidio_target(system, find(ours, system), presidio))
     return lines
 
 
-def presidio_target(default, presidio) -> Tuple[str, Optional[str], Optional[bool]]:
-    """`en` >= 10x Presidio's tokens/s with a higher binary PHI-token recall."""
+def presidio_target(
+    system: str, result, presidio
+) -> Tuple[str, Optional[str], Optional[bool]]:
+    """`system` >= 10x Presidio's tokens/s (one process each) with a higher
+    binary PHI-token recall."""
     target = (
-        f"{DEFAULT_PIPELINE} >= {PRESIDIO_FACTOR:.0f}x Presidio's tokens/s with a "
+        f"{system} >= {PRESIDIO_FACTOR:.0f}x Presidio's tokens/s with a "
         "higher binary PHI-token recall"
     )
-    if default is None or presidio is None or "accuracy" not in presidio:
+    if result is None or presidio is None or "accuracy" not in presidio:
         return target, None, None
-    if "accuracy" not in default or not presidio["tokens_per_s"]:
+    if "accuracy" not in result or not presidio["tokens_per_s"]:
         return target, None, None
-    factor = default["tokens_per_s"] / presidio["tokens_per_s"]
-    ours_r = default["accuracy"]["binary_token"]["recall"]
+    factor = result["tokens_per_s"] / presidio["tokens_per_s"]
+    ours_r = result["accuracy"]["binary_token"]["recall"]
     theirs_r = presidio["accuracy"]["binary_token"]["recall"]
     value = f"{factor:.1f}x, recall {ours_r:.4f} vs {theirs_r:.4f}"
     return target, value, factor >= PRESIDIO_FACTOR and ours_r > theirs_r

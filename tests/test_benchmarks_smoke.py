@@ -103,7 +103,7 @@ def test_measure_ours_in_a_subprocess(bench, tmp_path):
 
     figures = {"ours": [result]}
     figures["targets"] = bench.target_lines(figures)
-    assert [t["passed"] for t in figures["targets"]] == [None] * 5
+    assert [t["passed"] for t in figures["targets"]] == [None] * 6
     args = bench.parse_args(["--notes", "5", "--parts", "ours"])
     text = bench.report(figures, args, notes)
     assert "| en_rules" in text and "tokens/s" in text and "n/a" in text
@@ -150,6 +150,7 @@ def test_targets_pass_and_fail(bench):
         return r
 
     ours = [row("en", 1, 6000.0, 500.0, 0.99), row("en", 2, 9000.0, 500.0)]
+    ours += [row("en_rules", 1, 5000.0, 100.0, 0.95), row("en_rules", 2, 9000.0, 100.0)]
     growth = {
         "rows": [dict(row("en", 1, 1, 400.0), notes_requested=n) for n in (1, 2, 3)]
     }
@@ -160,8 +161,14 @@ def test_targets_pass_and_fail(bench):
         "competitors": [row("presidio", 1, 500.0, 900.0, 0.9)],
         "growth": growth,
     }
-    passed = [t["passed"] for t in bench.target_lines(figures)]
-    assert passed == [True, False, True, False, True]
+    lines = bench.target_lines(figures)
+    passed = [t["passed"] for t in lines]
+    # en: rate, 2x (1.5x), en_rules 2x (1.8x), RSS, growth, 10x Presidio for en
+    # (12x, recall 0.99 > 0.9) and for en_rules (10x, recall 0.95 > 0.9).
+    assert passed == [True, False, True, True, False, True, True]
+    assert lines[-1]["target"].startswith("en_rules >= 10x Presidio")
+    figures["competitors"][0]["accuracy"]["binary_token"]["recall"] = 0.96
+    assert [t["passed"] for t in bench.target_lines(figures)][-2:] == [True, False]
     assert growth["rss_change"] == pytest.approx(0.125)
 
 

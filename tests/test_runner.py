@@ -158,7 +158,6 @@ def test_runner_computes_no_unread_scores(nlp_en, monkeypatch):
     """`deidentify_items` on `en` computes no CRF marginals (nothing after
     `phi_ner` reads span scores), gives the output it gives with them, with
     one process and with two, and turns the scores back on after the run."""
-    from spacy_deid.corpus.synth import generate
     from spacy_deid.ner import component
 
     calls = []
@@ -169,18 +168,27 @@ def test_runner_computes_no_unread_scores(nlp_en, monkeypatch):
         return real(*args)
 
     monkeypatch.setattr(component, "crf_marginals", counted)
+    check_skipped_work(nlp_en, monkeypatch, "skip_unread_scores", calls)
+    assert nlp_en.get_pipe("phi_ner").with_scores
+
+
+def check_skipped_work(nlp, monkeypatch, skip: str, calls: list) -> None:
+    """A run of `nlp` does none of the work counted in `calls`, and gives the
+    output of a run where `runner.<skip>` skips nothing, with one process and
+    with two."""
+    from spacy_deid.corpus.synth import generate
+
     notes = list(generate(6, seed=5, split="all"))
     records = [Record(i, n.id, n.text, n.patient) for i, n in enumerate(notes)]
-    ner = nlp_en.get_pipe("phi_ner")
-    nlp_en.get_pipe("phi_surrogates").set_key(bytes(range(32)))
-    fast = list(deidentify_items(nlp_en, records, batch_size=4))
-    assert calls == [] and ner.with_scores
+    nlp.get_pipe("phi_surrogates").set_key(bytes(range(32)))
+    fast = list(deidentify_items(nlp, records, batch_size=4))
+    assert calls == []
     assert sum(len(out.spans) for out in fast) > 20
-    monkeypatch.setattr(runner_module, "skip_unread_scores", lambda nlp: [])
-    scored = list(deidentify_items(nlp_en, records, batch_size=4))
-    assert calls and scored == fast
+    monkeypatch.setattr(runner_module, skip, lambda nlp: [])
+    assert list(deidentify_items(nlp, records, batch_size=4)) == fast
+    assert calls
     monkeypatch.undo()
-    assert list(deidentify_items(nlp_en, records, n_process=2, batch_size=4)) == fast
+    assert list(deidentify_items(nlp, records, n_process=2, batch_size=4)) == fast
 
 
 @pytest.mark.parametrize(
@@ -204,7 +212,53 @@ def test_skip_unread_scores_only_before_score_blind_components(between, skipped)
     assert all(getattr(pipe, "with_scores", True) for _, pipe in nlp.pipeline)
 
 
-def test_a_run_that_fails_to_start_leaves_the_pipeline_as_it_was(nlp_en, monkeypatch):
+def test_runner_splits_no_unread_sentences(nlp_rules, monkeypatch):
+    """`deidentify_items` on `en_rules` does not run its sentence splitter
+    (nothing after it reads sentences), gives the output it gives with it,
+    with one process and with two, and enables it again after the run."""
+    from spacy_deid.sentences import ClinicalSentencizer
+
+    calls = []
+    real = ClinicalSentencizer.__call__
+
+    def counted(self, doc):
+        calls.append(1)
+        return real(self, doc)
+
+    monkeypatch.setattr(ClinicalSentencizer, "__call__", counted)
+    names = list(nlp_rules.pipe_names)
+    assert "clinical_sentencizer" in names
+    check_skipped_work(nlp_rules, monkeypatch, "skip_unread_sentences", calls)
+    assert nlp_rules.pipe_names == names
+
+
+@pytest.mark.parametrize(
+    "after,skipped",
+    [
+        (["phi_rules", "phi_known", "phi_surrogates"], ["clinical_sentencizer"]),
+        (["phi_rules", "phi_ner", "phi_surrogates"], []),
+        (["phi_consistency", "phi_surrogates"], []),
+        (["phi_rules", "sentencizer", "phi_surrogates"], ["sentencizer"]),
+    ],
+)
+def test_skip_unread_sentences_only_before_sentence_blind_components(after, skipped):
+    """A splitter is skipped only when every later component reads no
+    sentences; `undo_run` enables it again."""
+    nlp = spacy.blank("en")
+    nlp.add_pipe("clinical_sentencizer")
+    for factory in after:
+        nlp.add_pipe(factory)
+    names = list(nlp.pipe_names)
+    changes = runner_module.prepare_run(nlp)
+    assert changes.unsplit == skipped
+    assert [n for n in names if n not in nlp.pipe_names] == skipped
+    runner_module.undo_run(nlp, changes)
+    assert nlp.pipe_names == names
+
+
+def test_a_run_that_fails_to_start_leaves_the_pipeline_as_it_was(
+    nlp_en, nlp_rules, monkeypatch
+):
     """The run-scoped changes (an added `phi_known`, the error handler, span
     scores off) are undone also when the run fails before its first record."""
 
@@ -213,9 +267,13 @@ def test_a_run_that_fails_to_start_leaves_the_pipeline_as_it_was(nlp_en, monkeyp
 
     monkeypatch.setattr(runner_module, "warm_up", broken)
     names = list(nlp_en.pipe_names)
+    rules_names = list(nlp_rules.pipe_names)
     handler = nlp_en.default_error_handler
     with pytest.raises(RuntimeError, match="warm-up failed"):
         list(deidentify_items(nlp_en, [Record(0, "a", "Dr. Whalen")]))
     assert nlp_en.pipe_names == names
     assert nlp_en.default_error_handler is handler
     assert nlp_en.get_pipe("phi_ner").with_scores
+    with pytest.raises(RuntimeError, match="warm-up failed"):
+        list(deidentify_items(nlp_rules, [Record(0, "a", "Dr. Whalen")]))
+    assert nlp_rules.pipe_names == rules_names and not nlp_rules.disabled

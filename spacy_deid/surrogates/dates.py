@@ -30,6 +30,7 @@ import datetime
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable, Dict, List, Optional, Tuple
 
 from ..datenames import MONTHS, WEEKDAYS
@@ -675,7 +676,7 @@ def _render_month_name(
     if lang != "en":
         months = _NAMES[lang].months
         full = months[date.month - 1]
-        if _fold(value) in {_fold(month) for month in months}:
+        if _fold(value) in _folded(months):
             new = full
         elif date.month == 9 and len(value) == 4:
             new = full[:4]
@@ -695,7 +696,7 @@ def _render_month_name(
 def _render_weekday(value: str, date: datetime.date, lang: str = "en") -> str:
     weekdays = _NAMES[lang].weekdays
     full = weekdays[date.weekday()]
-    is_full = _fold(value) in {_fold(day) for day in weekdays}
+    is_full = _fold(value) in _folded(weekdays)
     new = full if is_full else full[: min(3, len(value))]
     return _case_like(value, new)
 
@@ -738,12 +739,12 @@ def _month_index(value: str, lang: str = "en") -> int:
     prefix = _fold(value)[:3]
     if lang == "es" and prefix == "set":  # "setiembre"
         return 8
-    return [_fold(month)[:3] for month in _NAMES[lang].months].index(prefix)
+    return [month[:3] for month in _folded(_NAMES[lang].months)].index(prefix)
 
 
 def _weekday_index(value: str, lang: str = "en") -> int:
     prefix = _fold(value)[:3]
-    return [_fold(day)[:3] for day in _NAMES[lang].weekdays].index(prefix)
+    return [day[:3] for day in _folded(_NAMES[lang].weekdays)].index(prefix)
 
 
 def _season_name(value: str, lang: str = "en") -> str:
@@ -752,6 +753,12 @@ def _season_name(value: str, lang: str = "en") -> str:
         return names[_fold(value)]
     lower = value.lower()
     return _SEASON_ALIASES.get(lower, lower)
+
+
+@lru_cache(maxsize=None)
+def _folded(names: Tuple[str, ...]) -> Tuple[str, ...]:
+    """`_fold` of each of a fixed table of names (months, weekdays), once."""
+    return tuple(_fold(name) for name in names)
 
 
 def _fold(value: str) -> str:

@@ -61,6 +61,13 @@ POSITIVES = [
     ("date.weekday_abbr", "Sat, March 14", "Sat"),
     ("date.season_year", "Spring 2067", "Spring 2067"),
     ("date.season_year", "fall of '08", "fall of '08"),
+    ("date.season_cued", "asthma this past winter.", "winter"),
+    ("date.season_cued", "seen last fall", "fall"),
+    ("date.season_cued", "travel planned early spring", "spring"),
+    ("date.season_cued", "LAST SUMMER", "SUMMER"),
+    ("date.season_cued", "worse over the winter", "winter"),
+    ("date.season_cued", "in the summer", "summer"),
+    ("date.season_cued", "mid-winter", "winter"),
     ("date.holiday", "over Christmas", "Christmas"),
     ("date.holiday", "after Thanksgiving", "Thanksgiving"),
     ("date.holiday", "over Christmas 2067 with", "Christmas 2067"),
@@ -210,6 +217,13 @@ NEGATIVES = [
     "strength 04/05",
     "Records from April A. Richardson",
     "BP 120/80 HR 80 RR 16 T 98.6",
+    # "fall" the noun, after cues that make other seasons dates.
+    "injured in the fall",
+    "this fall was mechanical",
+    "since her last fall",
+    "the last fall was at home",
+    "fall risk, fall precautions",
+    "winter coat",
 ]
 
 

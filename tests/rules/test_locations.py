@@ -24,6 +24,19 @@ POSITIVES = [
     ("street.number_suffix", "lives at 12 Main Street.", "12 Main Street.", "STREET"),
     (
         "street.number_suffix",
+        "at 8029 Kline Ridge Suite 268",
+        "8029 Kline Ridge Suite 268",
+        "STREET",
+    ),
+    (
+        "street.number_suffix",
+        "Scene: 4309 Oak Crossing, Concord",
+        "4309 Oak Crossing",
+        "STREET",
+    ),
+    ("street.number_suffix", "12 Pine Hill Rd", "12 Pine Hill Rd", "STREET"),
+    (
+        "street.number_suffix",
         "1600 N. Beacon St, Boston",
         "1600 N. Beacon St",
         "STREET",
@@ -57,6 +70,13 @@ POSITIVES = [
 ]
 
 NEGATIVES = [
+    "rated 10 on a 10 Point scale",
+    "report to the 4 West Nursing Station",
+    "completed the 6 Minute Walk",
+    "ran a 2 Mile Run",
+    "20 Power Port in place",
+    "3 Recent Falls",
+    "2 Tylenol Extra Strength",
     "02114",
     "WBC 12000",
     "platelets 150000",

@@ -93,6 +93,52 @@ POSITIVES = [
     ("name.doctor_title", "Dr. Pepper Smith", "Pepper Smith", "DOCTOR"),
     ("name.doctor_title", "Dr. Scholl", "Scholl", "DOCTOR"),
     ("name.patient_title", "Mr. Dashwood", "Dashwood", "PATIENT"),
+    # Credentials added later, and lower-case ones after a comma.
+    ("name.credential", "Triaged by G. Jordan, RRT", "G. Jordan", "DOCTOR"),
+    ("name.credential", "MICHELLE MORGAN, md facp", "MICHELLE MORGAN", "DOCTOR"),
+    ("name.credential", "Signed: Ann Lee, cna", "Ann Lee", "DOCTOR"),
+    ("name.role_header", "Signed: Sherry Ramirez\n", "Sherry Ramirez", "DOCTOR"),
+    ("name.role_header", "Discharging MD: A Cole\n", "A Cole", "DOCTOR"),
+    ("name.action", "msg taken by Amber Garcia 5/31", "Amber Garcia", "DOCTOR"),
+    ("name.action", "Discussed with Carol Madden, fellow.", "Carol Madden", "DOCTOR"),
+    ("name.action", "f/u S.Sellers 08/07", "S.Sellers", "DOCTOR"),
+    ("name.action", "will route to ALEXIS COLLINS. Dr. on", "ALEXIS COLLINS", "DOCTOR"),
+    (
+        "name.action",
+        "Records from Reynolds, David reviewed",
+        "Reynolds, David",
+        "DOCTOR",
+    ),
+    ("name.action", "faxed to Elsa G. Arteaga @ 555", "Elsa G. Arteaga", "DOCTOR"),
+    (
+        "name.action",
+        "I saw and examined the patient with Laksh C. Bahri and agree",
+        "Laksh C. Bahri",
+        "DOCTOR",
+    ),
+    ("name.patient_line", "NGUYEN, Minh  MRN 0666159", "NGUYEN, Minh", "PATIENT"),
+    (
+        "name.patient_line",
+        "x\nKAREN HAMILTON  MRN 48483218",
+        "KAREN HAMILTON",
+        "PATIENT",
+    ),
+    (
+        "name.patient_line",
+        "Jessica Leonard / 63yoF / DOB 10-03-1943",
+        "Jessica Leonard",
+        "PATIENT",
+    ),
+    (
+        "name.patient_line",
+        "COX, Dominique (6313279)\nReport",
+        "COX, Dominique",
+        "PATIENT",
+    ),
+    ("name.patient_header", "Spoke with: Gary Peters\n", "Gary Peters", "PATIENT"),
+    ("name.regarding", "Re: KIM, Sandra\n", "KIM, Sandra", "PATIENT"),
+    ("name.regarding", "RE: RODNEY CAMPBELL (76M)", "RODNEY CAMPBELL", "PATIENT"),
+    ("name.regarding", "Re: Jason Taneja (32 y.o. male)", "Jason Taneja", "PATIENT"),
 ]
 
 NEGATIVES = [
@@ -149,6 +195,21 @@ NEGATIVES = [
     "cc: Dr\r\nSSN 945645873",
     "Dr.\nNPI 1234567893",
     "Dr\nAcct 2260469429",
+    # Cues of the newer patterns before departments, services and topics.
+    "discussed with Social Work",
+    "f/u Heme Onc in 2 weeks",
+    "d/w Renal Fellow",
+    "will route to Billing Office",
+    "faxed to Home Health Services",
+    "Records from Outside Hospital reviewed",
+    "Re: Lab Results",
+    "Re: Follow Up",
+    "Re: medication refill (3 M tabs)",
+    "Signed: Agree with the plan",
+    "123 Main St SW",
+    "Baltimore, md 21201",
+    "MRN 1234567  DOB 01/02/1960",
+    "Plan  MRN pending",
 ]
 
 

@@ -119,6 +119,7 @@ _YEAR_CUE = (
     r"(?:(?i:the[ \t]+year|the|of)[ \t]+)?)"
 )
 _SEASON = r"(?i:spring|summer|fall|autumn|winter)"
+_SEASON_NOT_FALL = r"(?i:spring|summer|autumn|winter)"
 _HOLIDAYS = [
     r"Christmas(?:[ \t]+(?:Eve|Day))?", r"Xmas", r"Thanksgiving(?:[ \t]+Day)?",
     r"Easter(?:[ \t]+Sunday)?", r"Hanukkah", r"Chanukah", r"Kwanzaa",
@@ -446,6 +447,21 @@ PATTERNS: List[dict] = [
         "date.season_year",
         r"\b(?P<phi>" + _SEASON + r"[ \t]+(?:of[ \t]+)?" + _YEAR + r")(?!\w)",
         score=0.9,
+    ),
+    # A season after a time cue: "last winter", "this past summer", "early fall"
+    # ("winter", the cue is context). "fall" is also a noun ("in the fall",
+    # "this fall was mechanical", "her last fall"), so it takes only the cues
+    # that make it a season, and no article or possessive before them.
+    _date(
+        "date.season_cued",
+        r"\b(?:(?i:this|in[ \t]+the|during[ \t]+the|through[ \t]+the|since|past)"
+        r"[ \t\-]+(?=" + _SEASON_NOT_FALL + r"\b)"
+        r"|(?i:last|this[ \t]+past|early|late|mid|next|over[ \t]+the)[ \t\-]+)"
+        r"(?P<phi>" + _SEASON + r")(?!\w)",
+        exclude_before=r"(?i:\b(?:her|his|their|its|my|your|a|an|the|pt'?s"
+        r"|patient'?s|one|another|recent|prior)[ \t]+(?:last|next)[ \t\-]+)" + END,
+        validator=None,
+        score=0.8,
     ),
     # Holidays, with their year: "Christmas 2067", "Thanksgiving of '08".
     _date(

@@ -21,6 +21,14 @@ _STREET_SUFFIXES = [
     "Drive", "Dr", "Lane", "Ln", "Court", "Ct", "Place", "Pl", "Way", "Terrace",
     "Ter", "Parkway", "Pkwy", "Circle", "Cir", "Highway", "Hwy", "Square", "Sq",
     "Trail", "Trl", "Pike", "Turnpike", "Plaza", "Row", "Alley",
+    # More USPS street suffixes (Publication 28, appendix C1) in common use,
+    # leaving out those that end clinical phrases ("6 Minute Walk", "2 Mile Run",
+    # "Power Port", "4 West Nursing Station", "3 Recent Falls", "Chamber View").
+    "Ridge", "Hill", "Hills", "Heights", "Crossing", "Creek", "Valley", "Landing",
+    "Commons", "Loop", "Path", "Trace", "Glen", "Grove", "Meadow", "Meadows",
+    "Brook", "Lake", "Lakes", "Springs", "Manor", "Mill", "Mills", "Estates",
+    "Gardens", "Harbor", "Crest", "Cove", "Knoll", "Ferry", "Forest", "Village",
+    "Expressway", "Freeway", "Causeway", "Park",
 ]  # fmt: skip
 
 _SUFFIX = alternation(_STREET_SUFFIXES + [s.upper() for s in _STREET_SUFFIXES])

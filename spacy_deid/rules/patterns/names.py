@@ -48,7 +48,15 @@ _STOP_WORDS = [
     "SSN", "NPI", "DEA", "Acct", "Account", "Policy", "License", "Age", "Sex",
     "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
     "January", "February", "March", "April", "May", "June", "July", "August",
-    "September", "October", "November", "December",
+    "September", "October", "November", "December", "Social", "Work", "Physical",
+    "Occupational", "Speech", "Therapy", "Pharmacy", "Nutrition", "Palliative",
+    "Hospice", "Infectious", "Disease", "Heme", "Onc", "Renal", "Transplant",
+    "Vascular", "Sleep", "Pain", "Wound", "Ortho", "Neuro", "Cards", "Rehab",
+    "Management", "Services", "Center", "Health", "Medical", "Group", "Lab", "Labs",
+    "Results", "Reviewed", "Reports", "Reported", "States", "Stated", "Agreed",
+    "Updated", "Paged", "RRT", "CRT", "EMT", "CNA", "LICSW", "LCSW", "APRN", "LPN",
+    "CRNA", "FNP", "ANP", "MSW", "DPM", "DPT", "FACP", "FACC", "FACS", "PsyD",
+    "PharmD", "MBBS", "DDS", "DMD", "CNM", "NRP",
 ]  # fmt: skip
 _STOP = r"(?!" + word_trie(_STOP_WORDS + [w.upper() for w in _STOP_WORDS]) + r"\b)"
 # Letters beyond ASCII so that "Nevárez", "Phạm", "Ánh", "Íñigo" are names.
@@ -126,12 +134,11 @@ _NAME2 = (
 )
 # Title-case only (no SMITH), for relatives: "his father CAD" is no name.
 _TITLE_NAME = _TITLE_WORD + r"(?:[ \t]+" + _TITLE_WORD + r")?"
+# "Last, First" / "Last, First M." ("Smith, John A.").
+_COMMA_NAME = _WORD + r",[ \t]*" + _WORD + r"(?:[ \t]+" + _INITIAL + r")?"
 # "Last, First" / "Last, First M.", only where the name ends there (line end or
 # punctuation other than ":"), so "Dr. Smith, Tel: ..." gives "Smith".
-_LAST_FIRST = (
-    _WORD + r",[ \t]*" + _WORD + r"(?:[ \t]+" + _INITIAL + r")?"
-    r"(?=[ \t]*(?:" + EOL + r"|[.,;)])|[ \t]{2}|\t)"
-)
+_LAST_FIRST = _COMMA_NAME + r"(?=[ \t]*(?:" + EOL + r"|[.,;)])|[ \t]{2}|\t)"
 # What may follow a name in a header line: the line end, a wide gap, a comma,
 # or the next header field ("Patient: Jones, Robert    MRN: ...").
 _HEADER_END = (
@@ -160,14 +167,21 @@ _NOT_BRAND = (
 _CREDENTIALS = [
     "MD", r"M\.D\.", "RN", "NP", "PA-C", r"D\.O\.", "PhD", "MBBS", "FNP", "ANP",
     "CNM", "CRNA", "DDS", "DMD", "PharmD", "LCSW", "NP-C", "FNP-BC", "MSW", "LPN",
+    "RRT", "CRT", "EMT", "EMT-B", "EMT-P", "NRP", "CNA", "LICSW", "APRN", "DPM",
+    "PsyD", "DPT", "FACP", "FACC", "FACS",
 ]  # fmt: skip
+# Credentials written in lower case ("Michelle Morgan, md"): only after a
+# comma, and none that is a word or a state ("do", "pa", "ma").
+_LOWER_CREDENTIALS = ["md", r"m\.d\.", "rn", "np", "rrt", "cna", "lpn", "crna", "emt"]
 # Header roles that introduce a clinician: "Attending: ...", "Dictated by: ...".
 _ROLE = (
     r"(?i:attending|resident|fellow|intern|pcp|admitting|referring|consultant"
     r"|surgeon|anesthesiologist|provider|physician|cardiologist|oncologist"
     r"|(?:dictated|ordered|signed|cosigned|co-signed|reviewed|seen|examined"
     r"|referred|transcribed|read|interpreted|approved|verified)[ \t]+by"
-    r"|electronically[ \t]+signed[ \t]+by|cc)"
+    r"|electronically[ \t]+signed[ \t]+by|cc|signed|cosigned|co-signed"
+    r"|(?:discharging|admitting|attending|referring|primary)[ \t]+(?:md|physician"
+    r"|provider))"
 )
 # Relatives and contacts of the patient (PATIENT in i2b2).
 _RELATIVE = (
@@ -181,7 +195,29 @@ _RELATIVE = (
 _PATIENT_HEAD = (
     r"(?i:patient|pt|name|patient[ \t]+name|pt[ \t]+name|emergency[ \t]+contact"
     r"|next[ \t]+of[ \t]+kin|nok|guarantor|health[ \t]+care[ \t]+proxy|hcp|proxy"
-    r"|guardian|call[ \t]+from|caller)"
+    r"|guardian|call[ \t]+from|caller|spoke[ \t]+with)"
+)
+# Clinicians named by what they did, without a colon: "msg taken by Amber
+# Garcia", "discussed with Carol Madden, fellow", "f/u S.Sellers 08/07".
+_ACTION = (
+    r"(?i:(?:msg|message|call)[ \t]+taken[ \t]+by|taken[ \t]+by|triaged[ \t]+by"
+    r"|discussed[ \t]+with|d/w|paged|f/u(?:[ \t]+with)?|follow[ \-]?up[ \t]+with"
+    r"|fax(?:ed)?[ \t]+to|records[ \t]+from|seen[ \t]+(?:and[ \t]+examined[ \t]+)?with"
+    r"|(?:will[ \t]+)?(?:route|forward|send)(?:ed)?[ \t]+to"
+    r"|(?:saw|examined)[ \t]+(?:and[ \t]+examined[ \t]+)?the[ \t]+patient"
+    r"[ \t]+with)"
+)
+# A patient line that starts with the name: "SMITH, JOHN  MRN 1234567",
+# "Jessica Leonard / 63yoF / DOB ...", "Palmer, Rodney\tMRN ...".
+_ID_FIELD = (
+    r"(?:(?:[ \t]{2,}|[ \t]*[/|\t][ \t]*)(?:(?i:mrn|mr[ \t]*#|dob|med[ \t]+rec"
+    r"|unit[ \t]+no|acct)\b|\d{1,3}[ \t]*(?i:yo|y/o|y\.o\.)?[ \t]*(?i:[mf]|male"
+    r"|female)\b)|[ \t]*\([A-Z]?\d{6,}\))"
+)
+# An age and sex in parentheses after a name: "(45yoF)", "(32 y.o. male)".
+_AGE_SEX = (
+    r"[ \t]*\([ \t]*\d{1,3}[ \t\-]*(?i:yo|y/o|y\.o\.|year[ \t\-]old)?[ \t]*"
+    r"(?i:[mf]|male|female|man|woman)\b"
 )
 
 
@@ -232,12 +268,8 @@ PATTERNS: List[dict] = [
         + r"[ \t]*"
         + _PATIENT_HEAD
         + r"[ \t]*:[ \t]*(?P<phi>"
-        + _WORD
-        + r",[ \t]*"
-        + _WORD
-        + r"(?:[ \t]+"
-        + _INITIAL
-        + r")?|"
+        + _COMMA_NAME
+        + r"|"
         + _NAME
         + r")"
         + _HEADER_END,
@@ -294,8 +326,11 @@ PATTERNS: List[dict] = [
         + _NAME
         + r"(?=,)|"
         + _NAME2
-        + r"),?[ \t]+"
+        + r")(?:,?[ \t]+"
         + alternation(_CREDENTIALS)
+        + r"|,[ \t]"
+        + alternation(_LOWER_CREDENTIALS)
+        + r")"
         # "Requesting MD: Dr. X" is a role label, not a name; "BALTIMORE MD 21292"
         # is a city and state.
         + r"(?![\w\-]|[ \t]*:|[ \t]*\d{5})",
@@ -304,5 +339,49 @@ PATTERNS: List[dict] = [
         r"|updated|at|paged|called|informed|contacted|said|says|recommends"
         r"|recommended)\b",
         score=0.85,
+    ),
+    # "msg taken by Amber Garcia", "d/w Carol Madden, fellow", "f/u S.Sellers".
+    _name(
+        "name.action",
+        "DOCTOR",
+        r"\b"
+        + _ACTION
+        + r"[ \t]*:?[ \t]*(?:(?:Dr|DR|dr)\.?[ \t]+)?(?P<phi>"
+        + _LAST_FIRST
+        + r"|"
+        + _NAME2
+        + r")",
+        score=0.75,
+    ),
+    # A patient line that opens with the name: "SMITH, JOHN  MRN 1234567",
+    # "Jessica Leonard / 63yoF / DOB 10-03-1943".
+    _name(
+        "name.patient_line",
+        "PATIENT",
+        BOL
+        + r"[ \t]*(?P<phi>"
+        + _COMMA_NAME
+        + r"|"
+        + _NAME2
+        + r")(?="
+        + _ID_FIELD
+        + r")",
+        score=0.8,
+    ),
+    # A message about a patient: "Re: KIM, Sandra", "Re: Jason Taneja (32 M)":
+    # "Last, First", or a name followed by age and sex.
+    _name(
+        "name.regarding",
+        "PATIENT",
+        BOL
+        + r"[ \t]*(?i:re|regarding)[ \t]*:[ \t]*(?P<phi>"
+        + _COMMA_NAME
+        + _HEADER_END
+        + r"|"
+        + _NAME2
+        + r"(?="
+        + _AGE_SEX
+        + r"))",
+        score=0.8,
     ),
 ]
