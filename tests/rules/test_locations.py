@@ -137,6 +137,15 @@ def test_upper_case_address(find):
     ]
 
 
+@pytest.mark.parametrize(
+    "city", ["Salt Lake City", "Beverly Hills", "Colorado Springs", "Park City"]
+)
+def test_city_names_with_street_suffix_words(find, city):
+    """The added street suffixes ("Lake", "Hills") do not cut a city name."""
+    found = find(f"Address: 02877 Matthew River, {city}, UT 84197")
+    assert (city, "CITY") in found and ("84197", "ZIP") in found
+
+
 def test_street_dr_is_no_doctor(find):
     text = "Address: 435 Roberts Dr Lynn,MA 01938"
     assert ("Lynn", "CITY") in find(text)

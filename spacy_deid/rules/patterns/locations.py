@@ -21,6 +21,8 @@ _STREET_SUFFIXES = [
     "Drive", "Dr", "Lane", "Ln", "Court", "Ct", "Place", "Pl", "Way", "Terrace",
     "Ter", "Parkway", "Pkwy", "Circle", "Cir", "Highway", "Hwy", "Square", "Sq",
     "Trail", "Trl", "Pike", "Turnpike", "Plaza", "Row", "Alley",
+]  # fmt: skip
+_MORE_STREET_SUFFIXES = [
     # More USPS street suffixes (Publication 28, appendix C1) in common use,
     # leaving out those that end clinical phrases ("6 Minute Walk", "2 Mile Run",
     # "Power Port", "4 West Nursing Station", "3 Recent Falls", "Chamber View").
@@ -31,13 +33,18 @@ _STREET_SUFFIXES = [
     "Expressway", "Freeway", "Causeway", "Park",
 ]  # fmt: skip
 
-_SUFFIX = alternation(_STREET_SUFFIXES + [s.upper() for s in _STREET_SUFFIXES])
+_CORE_SUFFIX = alternation(_STREET_SUFFIXES + [s.upper() for s in _STREET_SUFFIXES])
+# Any suffix, after a street name. The added ones also end city names ("Salt
+# Lake City", "Beverly Hills", "Colorado Springs"), so only the core ones stop
+# a city name.
+_ALL_SUFFIXES = _STREET_SUFFIXES + _MORE_STREET_SUFFIXES
+_SUFFIX = alternation(_ALL_SUFFIXES + [s.upper() for s in _ALL_SUFFIXES])
 _ABBR = r"(?:" + "|".join(_STATE_ABBRS) + r")"
 _STATE = r"(?:" + _ABBR + r"|" + alternation(_STATE_NAMES) + r")"
 _ZIP = r"\d{5}(?:-\d{4})?(?![\d\-])"
 # One capitalised word of a city name that is not a street suffix, so that
 # "Main St Boston MA" gives the city "Boston".
-_CITY_WORD = r"(?!" + _SUFFIX + r"\b)(?:[A-Z][a-z]+|[A-Z]{3,})(?:['\-][A-Za-z]+)?"
+_CITY_WORD = r"(?!" + _CORE_SUFFIX + r"\b)(?:[A-Z][a-z]+|[A-Z]{3,})(?:['\-][A-Za-z]+)?"
 _CITY = _CITY_WORD + r"(?:[ \t]+" + _CITY_WORD + r"){0,2}"
 # "Boston, MA" / "Boston MA" / "Boston, Massachusetts" before a ZIP.
 _CITY_STATE = _CITY + r"(?:,[ \t]*|[ \t]+)" + _STATE + r"\.?,?[ \t]+"

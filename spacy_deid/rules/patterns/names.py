@@ -1,8 +1,11 @@
-"""Name patterns from titles, credentials, header lines and relatives.
+"""Name patterns from titles, credentials, header lines, relatives and actions.
 
 `Dr. Smith` -> DOCTOR "Smith" (the title is context, not PHI);
 `Mr./Mrs./Ms./Miss Jones` -> PATIENT "Jones"; `Jane Smith, MD` -> DOCTOR
-"Jane Smith". Names have 1-3 capitalised words or initials, or `Last, First`;
+"Jane Smith"; `msg taken by Amber Garcia`, `d/w C. Madden` -> DOCTOR (what a
+clinician did, without a colon: these cues take two name parts, or `Last,
+First`); `SMITH, JOHN  MRN 1234567` and `Re: KIM, Sandra` -> PATIENT (a line
+that opens with the name before an ID field, a message's subject). Names have 1-3 capitalised words or initials, or `Last, First`;
 they never cross a line break ("\n", "\r\n" or "\r"), except right after a
 title at the end of a line. A few brands after a title ("Mr. Coffee", "Mrs.
 Dash", "Dr. Pepper", "Dr. Scholl's") are no names, unless a name word follows.
