@@ -59,7 +59,9 @@ _STOP_WORDS = [
     "Results", "Reviewed", "Reports", "Reported", "States", "Stated", "Agreed",
     "Updated", "Paged", "RRT", "CRT", "EMT", "CNA", "LICSW", "LCSW", "APRN", "LPN",
     "CRNA", "FNP", "ANP", "MSW", "DPM", "DPT", "FACP", "FACC", "FACS", "PsyD",
-    "PharmD", "MBBS", "DDS", "DMD", "CNM", "NRP",
+    "PharmD", "MBBS", "DDS", "DMD", "CNM", "NRP", "Rapid", "Response", "Code",
+    "Security", "Chaplain", "Interpreter", "Transport", "Outside", "Prior",
+    "Previous", "Admission", "Discharge",
 ]  # fmt: skip
 _STOP = r"(?!" + word_trie(_STOP_WORDS + [w.upper() for w in _STOP_WORDS]) + r"\b)"
 # Letters beyond ASCII so that "Nevárez", "Phạm", "Ánh", "Íñigo" are names.
