@@ -5,10 +5,11 @@
 "Jane Smith"; `msg taken by Amber Garcia`, `d/w C. Madden` -> DOCTOR (what a
 clinician did, without a colon: these cues take two name parts, or `Last,
 First`); `SMITH, JOHN  MRN 1234567` and `Re: KIM, Sandra` -> PATIENT (a line
-that opens with the name before an ID field, a message's subject). Names have 1-3 capitalised words or initials, or `Last, First`;
-they never cross a line break ("\n", "\r\n" or "\r"), except right after a
-title at the end of a line. A few brands after a title ("Mr. Coffee", "Mrs.
-Dash", "Dr. Pepper", "Dr. Scholl's") are no names, unless a name word follows.
+that opens with the name before an ID field, a message's subject). Names have
+1-3 capitalised words or initials, or `Last, First`; they never cross a line
+break ("\n", "\r\n" or "\r"), except right after a title at the end of a
+line. A few brands after a title ("Mr. Coffee", "Mrs. Dash", "Dr. Pepper",
+"Dr. Scholl's") are no names, unless a name word follows.
 """
 
 from typing import List
@@ -57,13 +58,22 @@ _STOP_WORDS = [
     "Vascular", "Sleep", "Pain", "Wound", "Ortho", "Neuro", "Cards", "Rehab",
     "Management", "Services", "Center", "Health", "Medical", "Group", "Lab", "Labs",
     "Results", "Reviewed", "Reports", "Reported", "States", "Stated", "Agreed",
-    "Updated", "Paged", "RRT", "CRT", "EMT", "CNA", "LICSW", "LCSW", "APRN", "LPN",
-    "CRNA", "FNP", "ANP", "MSW", "DPM", "DPT", "FACP", "FACC", "FACS", "PsyD",
-    "PharmD", "MBBS", "DDS", "DMD", "CNM", "NRP", "Rapid", "Response", "Code",
-    "Security", "Chaplain", "Interpreter", "Transport", "Outside", "Prior",
-    "Previous", "Admission", "Discharge",
+    "Updated", "Paged", "Rapid", "Response", "Code", "Security", "Chaplain",
+    "Interpreter", "Transport", "Outside", "Prior", "Previous", "Admission",
+    "Discharge",
 ]  # fmt: skip
-_STOP = r"(?!" + word_trie(_STOP_WORDS + [w.upper() for w in _STOP_WORDS]) + r"\b)"
+_CREDENTIALS = [
+    "MD", r"M\.D\.", "RN", "NP", "PA-C", r"D\.O\.", "PhD", "MBBS", "FNP", "ANP",
+    "CNM", "CRNA", "DDS", "DMD", "PharmD", "LCSW", "NP-C", "FNP-BC", "MSW", "LPN",
+    "RRT", "CRT", "EMT", "EMT-B", "EMT-P", "NRP", "CNA", "LICSW", "APRN", "DPM",
+    "PsyD", "DPT", "FACP", "FACC", "FACS",
+]  # fmt: skip
+# Credentials written in lower case ("Michelle Morgan, md"): only after a
+# comma, and none that is a word or a state ("do", "pa", "ma").
+_LOWER_CREDENTIALS = ["md", r"m\.d\.", "rn", "np", "rrt", "cna", "lpn", "crna", "emt"]
+# Credentials end a name, never are one ("Pogorzelec, RRT" is no "Last, First").
+_NOT_NAMES = _STOP_WORDS + [c for c in _CREDENTIALS if c.isalpha()]
+_STOP = r"(?!" + word_trie(_NOT_NAMES + [w.upper() for w in _NOT_NAMES]) + r"\b)"
 # Letters beyond ASCII so that "Nevárez", "Phạm", "Ánh", "Íñigo" are names.
 # Latin Extended-A and Latin Extended Additional mix both cases; both count.
 _UP = "A-Z\u00c0-\u00d6\u00d8-\u00de\u0100-\u017f\u1e00-\u1eff"
@@ -169,15 +179,6 @@ _NOT_BRAND = (
     )
     + r"(?![\w'\u2019\-])(?![ \t]+[A-Z][a-z]))"
 )
-_CREDENTIALS = [
-    "MD", r"M\.D\.", "RN", "NP", "PA-C", r"D\.O\.", "PhD", "MBBS", "FNP", "ANP",
-    "CNM", "CRNA", "DDS", "DMD", "PharmD", "LCSW", "NP-C", "FNP-BC", "MSW", "LPN",
-    "RRT", "CRT", "EMT", "EMT-B", "EMT-P", "NRP", "CNA", "LICSW", "APRN", "DPM",
-    "PsyD", "DPT", "FACP", "FACC", "FACS",
-]  # fmt: skip
-# Credentials written in lower case ("Michelle Morgan, md"): only after a
-# comma, and none that is a word or a state ("do", "pa", "ma").
-_LOWER_CREDENTIALS = ["md", r"m\.d\.", "rn", "np", "rrt", "cna", "lpn", "crna", "emt"]
 # Header roles that introduce a clinician: "Attending: ...", "Dictated by: ...".
 _ROLE = (
     r"(?i:attending|resident|fellow|intern|pcp|admitting|referring|consultant"
