@@ -1,5 +1,5 @@
-"""The `bilstm` layer: a one-layer bidirectional LSTM over a `Padded` batch,
-in numpy, with correct gradients.
+"""The `bilstm` layer: a one-layer bidirectional LSTM over a `Packed` batch
+(see `_with_packed`) or a `Padded` one, in numpy, with correct gradients.
 
 thinc 8.3's CPU `LSTM` (NumpyOps.backprop_lstm) returns wrong gradients: the
 weight gradient starts from a copy of the weights instead of zeros, and the
@@ -7,9 +7,9 @@ first time step of each direction gets no gate gradient (so a one-step
 sequence gets no input gradient at all). This layer replaces it for training
 and inference; `tests/ner/test_layers.py` checks its gradients numerically.
 
-Internally the batch is packed (the rows still running at step t, which are
-the first `size_at_t[t]` as `Padded` sorts by length), so padding costs
-nothing. The input projection of all steps is one matrix product per
+It computes in the packed layout (the rows still running at step t, which
+are the first `size_at_t[t]` as `Padded` sorts by length), so padding costs
+nothing; a `Padded` batch is packed and unpacked around it. The input projection of all steps is one matrix product per
 direction; the time loop only does the recurrent (n, h) @ (h, 4h) product.
 Prediction runs the same recurrence without keeping the gates and cells for
 backprop. (thinc's Cython `lstm_forward_inference`, whose forward pass is
@@ -17,16 +17,19 @@ right, took 3x as long on the shapes of the shipped `en` model;
 `tests/ner/test_layers.py` checks that both give the same outputs.)
 """
 
-from typing import Callable, Optional, Tuple
+from typing import Callable, Optional, Tuple, Union
 
 import numpy as np
 from thinc.api import Model, glorot_uniform_init
 from thinc.types import Padded
 
+from ._with_packed import Packed
+
 Cache = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+InT = Union[Padded, Packed]
 
 
-def bilstm(nO: Optional[int] = None, nI: Optional[int] = None) -> Model[Padded, Padded]:
+def bilstm(nO: Optional[int] = None, nI: Optional[int] = None) -> Model[InT, InT]:
     """Build the layer.
 
     nO (Optional[int]): Output width, both directions together (even).
@@ -42,10 +45,10 @@ def bilstm(nO: Optional[int] = None, nI: Optional[int] = None) -> Model[Padded, 
     )
 
 
-def init(model: Model[Padded, Padded], X: Optional[Padded] = None, Y=None) -> None:
+def init(model: Model[InT, InT], X: Optional[InT] = None, Y=None) -> None:
     """Glorot-initialize the weights; forget-gate biases start at 1."""
     if X is not None:
-        model.set_dim("nI", X.data.shape[2])
+        model.set_dim("nI", X.data.shape[-1])
     nH = model.get_dim("nO") // 2
     nI = model.get_dim("nI")
     Wx = np.stack([glorot_uniform_init(model.ops, (4 * nH, nI)) for _ in range(2)])
@@ -95,35 +98,58 @@ def _unpack(
     return out
 
 
+def _distinct_rows(X: np.ndarray) -> Tuple[np.ndarray, Optional[np.ndarray]]:
+    """The distinct rows of X and each row's index among them; or X and None
+    where a (vanishingly unlikely) collision of the grouping keys merged
+    different rows. A token's input row depends on its text alone, so a
+    batch of notes has several times fewer distinct rows than tokens (about
+    one in six), and prediction projects those only. Rows are grouped by a
+    random float64 projection and the grouping is then checked exactly.
+    """
+    if len(X) < 2:
+        return X, None
+    keys = X @ np.random.default_rng(X.shape[1]).standard_normal(X.shape[1])
+    _, first, index = np.unique(keys, return_index=True, return_inverse=True)
+    distinct = X[first]
+    if not np.array_equal(distinct[index], X):
+        return X, None
+    return distinct, index
+
+
 def _run(
     proj: np.ndarray,
     Wh: np.ndarray,
     size_at_t: np.ndarray,
     reverse: bool,
     keep: bool = True,
+    index: Optional[np.ndarray] = None,
 ) -> Cache:
     """One direction over packed input projections (+ bias), (N, 4h), with
     the sigmoid gates' columns (and `Wh`'s rows) halved by `_halved_gates`.
 
     keep (bool): Keep the gate activations and cells for `_backprop`; without
         it they are overwritten step by step and returned empty.
+    index (Optional[ndarray]): The row of `proj` of each packed row (N,),
+        for projections of distinct rows only (see `_distinct_rows`).
     RETURNS (Cache): Packed gate activations, cells and outputs, and the
         step sizes.
     """
     nG = proj.shape[1]
     nH = nG // 4
     offsets = _offsets(size_at_t)
+    N = offsets[-1]
     B = int(size_at_t[0]) if len(size_at_t) else 0
-    H = np.empty((proj.shape[0], nH), dtype="f4")
-    C = np.empty((proj.shape[0] if keep else 0, nH), dtype="f4")
-    gates = np.empty(proj.shape if keep else (B, nG), dtype="f4")
+    H = np.empty((N, nH), dtype="f4")
+    C = np.empty((N if keep else 0, nH), dtype="f4")
+    gates = np.empty((N, nG) if keep else (B, nG), dtype="f4")
     h = np.zeros((B, nH), dtype="f4")
     c = np.zeros((B, nH), dtype="f4")
     for t in _steps(len(size_at_t), reverse):
         n = size_at_t[t]
         rows = slice(offsets[t], offsets[t + 1])
         a = gates[rows] if keep else gates[:n]
-        np.add(proj[rows], h[:n] @ Wh.T, out=a)
+        step_proj = proj[rows] if index is None else proj[index[rows]]
+        np.add(step_proj, h[:n] @ Wh.T, out=a)
         np.tanh(a, out=a)
         sigmoids = a[:, : 3 * nH]
         sigmoids += 1.0
@@ -181,30 +207,48 @@ def _backprop(
     return d_proj, dWh
 
 
-def forward(
-    model: Model[Padded, Padded], Xp: Padded, is_train: bool
-) -> Tuple[Padded, Callable]:
-    Wx, Wh, b = (model.get_param(name) for name in ("Wx", "Wh", "b"))
-    B = Xp.data.shape[1]
-    size_at_t = np.asarray(Xp.size_at_t)
+def forward(model: Model[InT, InT], X: InT, is_train: bool) -> Tuple[InT, Callable]:
+    if isinstance(X, Packed):
+        return _forward_packed(model, X, is_train)
+    size_at_t = np.asarray(X.size_at_t)
     offsets = _offsets(size_at_t)
-    X = _pack(Xp.data, size_at_t, offsets)
-    caches = []
-    for d in range(2):
-        proj = X @ _halved_gates(Wx[d]).T + _halved_gates(b[d])
-        halved_Wh = _halved_gates(Wh[d])
-        caches.append(_run(proj, halved_Wh, size_at_t, reverse=d == 1, keep=is_train))
-    Y = _unpack(np.hstack([cache[2] for cache in caches]), size_at_t, offsets, B)
-    if not is_train:
-        return Padded(Y, Xp.size_at_t, Xp.lengths, Xp.indices), _no_backprop
+    B = X.data.shape[1]
+    Y, backprop_packed = _forward_packed(
+        model, Packed(_pack(X.data, size_at_t, offsets), size_at_t), is_train
+    )
 
     def backprop(dYp: Padded) -> Padded:
+        dX = backprop_packed(Packed(_pack(dYp.data, size_at_t, offsets), size_at_t))
+        dXp = _unpack(dX.data, size_at_t, offsets, B)
+        return Padded(dXp, X.size_at_t, X.lengths, X.indices)
+
+    Yp = _unpack(Y.data, size_at_t, offsets, B)
+    return Padded(Yp, X.size_at_t, X.lengths, X.indices), backprop
+
+
+def _forward_packed(
+    model: Model[InT, InT], Xk: Packed, is_train: bool
+) -> Tuple[Packed, Callable]:
+    Wx, Wh, b = (model.get_param(name) for name in ("Wx", "Wh", "b"))
+    X, size_at_t = Xk.data, np.asarray(Xk.size_at_t)
+    # Training keeps every row's gates for backprop anyway.
+    distinct, index = (X, None) if is_train else _distinct_rows(X)
+    caches = []
+    for d in range(2):
+        proj = distinct @ _halved_gates(Wx[d]).T + _halved_gates(b[d])
+        halved_Wh = _halved_gates(Wh[d])
+        cache = _run(proj, halved_Wh, size_at_t, d == 1, is_train, index)
+        caches.append(cache)
+    Y = Packed(np.hstack([cache[2] for cache in caches]), size_at_t)
+    if not is_train:
+        return Y, _no_backprop
+
+    def backprop(dYk: Packed) -> Packed:
         nH = Wh.shape[2]
-        dY = _pack(dYp.data, size_at_t, offsets)
         dX = np.zeros(X.shape, dtype="f4")
         dWx, dWh, db = np.zeros_like(Wx), np.zeros_like(Wh), np.zeros_like(b)
         for d in range(2):
-            dH = dY[:, d * nH : (d + 1) * nH]
+            dH = dYk.data[:, d * nH : (d + 1) * nH]
             d_proj, dWh[d] = _backprop(dH, Wh[d], caches[d], reverse=d == 1)
             dWx[d] = d_proj.T @ X
             db[d] = d_proj.sum(axis=0)
@@ -212,11 +256,10 @@ def forward(
         model.inc_grad("Wx", dWx)
         model.inc_grad("Wh", dWh)
         model.inc_grad("b", db)
-        dXp = _unpack(dX, size_at_t, offsets, B)
-        return Padded(dXp, Xp.size_at_t, Xp.lengths, Xp.indices)
+        return Packed(dX, size_at_t)
 
-    return Padded(Y, Xp.size_at_t, Xp.lengths, Xp.indices), backprop
+    return Y, backprop
 
 
-def _no_backprop(dYp: Padded) -> Padded:
+def _no_backprop(dY: InT) -> InT:
     raise ValueError("bilstm: no backprop after a forward pass with is_train=False")

@@ -53,7 +53,7 @@ from ..scorers import PHI_SCORE_WEIGHTS, score_phi
 from ._crf_layer import get_crf_params
 from .crf import CRFGrads, biluo_tag_names, constraint_params, crf_loss
 from .crf import crf_marginals, length_groups, log_softmax, pad_batch, softmax_loss
-from .crf import viterbi
+from .crf import CRFParams, viterbi, viterbi_seqs
 from .spans import biluo_spans, bias_emissions, check_recall_bias, check_thresholds
 from .spans import threshold_of
 from .spans import drop_not_phi as _drop_not_phi
@@ -66,16 +66,20 @@ SOURCE = "phi_ner"
 SCORE_REDUCERS = ("mean", "min")
 LOSSES = ("crf", "softmax")
 MISSING = -1
-# Decode at most this many (doc, token) slots of a padded batch at once, and
-# run the model on at most this many padded token slots at once: the peak
-# memory of prediction is bounded by these, not by the batch size (a batch of
-# 64 notes in one piece peaked at ~450 MB above the loaded pipeline; in groups
-# of 16,384 slots the runner peaks ~170 MB above it). Fewer, larger groups
-# mean fewer BiLSTM time steps per token: 4,096 slots made the token BiLSTM
-# ~1.5x slower for the same memory. The grouping changes the emission scores
-# only by float rounding (~1e-5); the tags were the same on the dev sets.
+# Run the model on at most this many tokens at once (the token BiLSTM runs
+# packed, see `_with_packed`, so its memory grows with the number of tokens,
+# not with n_docs * longest), and decode tags alone (Viterbi, packed) at most
+# this many tokens at once: a runner batch of 64 notes is one group, so each
+# time step runs on every note still running. In groups of 16,384 padded
+# slots, as before, the token BiLSTM ran ~1.5x as many steps on ~40% fewer
+# rows. With probabilities (CRF marginals, which are padded) decoding runs
+# in groups of at most MAX_CRF_SLOTS padded (doc, token) slots. The peak
+# memory of prediction is bounded by these, not by the batch size. Grouping
+# changes the emission scores only by float rounding (~1e-5); the tags were
+# the same on the dev sets and the benchmark notes.
 MAX_CRF_SLOTS = 16384
-MAX_PREDICT_SLOTS = 16384
+MAX_CRF_TOKENS = 65536
+MAX_PREDICT_TOKENS = 65536
 # `thresholds` key for the labels without their own key.
 # Recall settings, read at prediction time. A model saved before they existed
 # loads with the constructor's values (these defaults unless configured).
@@ -336,7 +340,7 @@ class PhiEntityRecognizer(TrainablePipe):
         n_tags = len(self.tag_names)
         scores = [self.model.ops.alloc2f(0, n_tags) for _ in docs]
         lengths = [len(doc) for doc in docs]
-        for group in length_groups(lengths, MAX_PREDICT_SLOTS):
+        for group in length_groups(lengths, MAX_PREDICT_TOKENS, packed=True):
             group_scores = self.model.predict([docs[i] for i in group])
             for i, doc_scores in zip(group, group_scores, strict=True):
                 scores[i] = doc_scores
@@ -364,41 +368,60 @@ class PhiEntityRecognizer(TrainablePipe):
         self, scores: List[Floats2d]
     ) -> Tuple[List[np.ndarray], List[Optional[np.ndarray]]]:
         """Viterbi tags and their probabilities (None unless `with_scores`
-        or `thresholds`), in groups of docs of similar length so that the
-        padded CRF arrays stay small."""
+        or `thresholds`). Tags alone are decoded packed, in groups of at most
+        `MAX_CRF_TOKENS` tokens; with probabilities, in padded groups of docs
+        of similar length so that the CRF arrays stay small."""
         n_tags = len(self.tag_names)
-        scored = self.with_scores or bool(self.cfg["thresholds"])
         tags: List[np.ndarray] = [np.zeros(0, dtype="i8")] * len(scores)
         probs: List[Optional[np.ndarray]] = [None] * len(scores)
-        for group in length_groups([len(s) for s in scores], MAX_CRF_SLOTS):
+        lengths = [len(s) for s in scores]
+        if not (self.with_scores or self.cfg["thresholds"]):
+            for group in length_groups(lengths, MAX_CRF_TOKENS, packed=True):
+                seqs = [self.model.ops.to_numpy(scores[i]) for i in group]
+                group_tags, _ = viterbi_seqs(*self._decoding(seqs))
+                for i, path in zip(group, group_tags, strict=True):
+                    tags[i] = path
+            return tags, probs
+        for group in length_groups(lengths, MAX_CRF_SLOTS):
             seqs = [self.model.ops.to_numpy(scores[i]) for i in group]
-            emissions, lengths = pad_batch(seqs, n_tags)
-            paths, tag_probs = self._decode_padded(emissions, lengths, scored)
+            emissions, group_lengths = pad_batch(seqs, n_tags)
+            paths, tag_probs = self._decode_padded(emissions, group_lengths)
             for row, i in enumerate(group):
-                path = paths[row, : lengths[row]]
+                path = paths[row, : group_lengths[row]]
                 tags[i] = path
-                if tag_probs is not None:
-                    probs[i] = tag_probs[row, np.arange(len(path)), path].astype("f4")
+                probs[i] = tag_probs[row, np.arange(len(path)), path].astype("f4")
         return tags, probs
 
-    def _decode_padded(
-        self, emissions: np.ndarray, lengths: np.ndarray, scored: bool = True
-    ) -> Tuple[np.ndarray, Optional[np.ndarray]]:
-        """Viterbi paths (B, T) and tag probabilities (B, T, K) of a padded
-        batch: CRF marginals, or softmax probabilities (cfg "loss"), both of
-        the emissions with cfg "recall_bias" added to every non-"O" tag; no
-        probabilities unless `scored`."""
-        emissions = bias_emissions(emissions, self.cfg["recall_bias"])
+    def _decoding(
+        self, emissions: List[np.ndarray]
+    ) -> Tuple[List[np.ndarray], CRFParams]:
+        """What Viterbi decodes: the emissions (float64) with cfg "recall_bias"
+        added to every non-"O" tag, as log-softmax probabilities for the
+        softmax loss, and the transition scores (the BILUO constraints alone
+        for the softmax loss)."""
+        seqs = [
+            bias_emissions(np.asarray(e, dtype="f8"), self.cfg["recall_bias"])
+            for e in emissions
+        ]
         if self.cfg["loss"] == "softmax":
             # Renormalised: log_softmax(E + b) differs from log_softmax(E) + b
             # by a constant per token, so the best path is the same.
-            log_probs = log_softmax(emissions)
-            params = constraint_params(emissions.shape[2])
-            paths, _ = viterbi(log_probs, lengths, params)
-            return paths, np.exp(log_probs) if scored else None
-        params = get_crf_params(self.model.get_ref("crf"))
-        paths, _ = viterbi(emissions, lengths, params)
-        return paths, crf_marginals(emissions, lengths, params) if scored else None
+            return [log_softmax(e) for e in seqs], constraint_params(
+                len(self.tag_names)
+            )
+        return seqs, get_crf_params(self.model.get_ref("crf"))
+
+    def _decode_padded(
+        self, emissions: np.ndarray, lengths: np.ndarray
+    ) -> Tuple[np.ndarray, np.ndarray]:
+        """Viterbi paths (B, T) and tag probabilities (B, T, K) of a padded
+        batch: CRF marginals, or softmax probabilities (cfg "loss"), both of
+        the emissions as `_decoding` gives them."""
+        (decoded,), params = self._decoding([emissions])
+        paths, _ = viterbi(decoded, lengths, params)
+        if self.cfg["loss"] == "softmax":
+            return paths, np.exp(decoded)
+        return paths, crf_marginals(decoded, lengths, params)
 
     def set_annotations(self, docs: Iterable[Doc], preds: List[Prediction]) -> None:
         """Write the predicted spans, less those inside known non-PHI and

@@ -29,6 +29,8 @@ from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ._with_packed import pack, packing, unpack
+
 IMPOSSIBLE = -1e4
 """Score added to illegal transitions (finite, so no inf - inf = NaN)."""
 _MIN_LOG = -500.0
@@ -402,32 +404,54 @@ def viterbi(
     RETURNS (Tuple[ndarray, ndarray]): Tag ids (B, T), -1 on padding, and the
         best path score per row.
     """
-    batch = _Batch(emissions, lengths, params)
-    B = emissions.shape[0]
-    if batch.T == 0:
-        return np.full(emissions.shape[:2], -1, dtype="i8"), np.zeros(B)
-    legal = _LegalBlocks(params.transitions)
-    E, n_at = batch.E, batch.n_at
-    delta = E[0].copy()
-    back = np.zeros(E.shape, dtype="i8")
-    for t in range(1, batch.T):
-        n = n_at[t]
-        delta[:n] = legal.step(delta[:n], back[t, :n])
-        delta[:n] += E[t, :n]
-    path = np.full((batch.T, B), -1, dtype="i8")
-    cur = delta.argmax(axis=1)
-    scores = delta[np.arange(B), cur]
-    rows = np.arange(B)
-    for t in range(batch.T - 1, -1, -1):
-        n = n_at[t]
-        path[t, :n] = cur[:n]
-        if t:
-            cur[:n] = back[t, rows[:n], cur[:n]]
+    seqs = [emissions[i, :n] for i, n in enumerate(np.asarray(lengths))]
+    paths, scores = viterbi_seqs(seqs, params)
     out = np.full(emissions.shape[:2], -1, dtype="i8")
-    out[batch.order, : batch.T] = path.T
-    sorted_scores = np.empty(B)
-    sorted_scores[batch.order] = scores
-    return out, sorted_scores
+    for i, path in enumerate(paths):
+        out[i, : len(path)] = path
+    return out, scores
+
+
+def viterbi_seqs(
+    seqs: Sequence[np.ndarray], params: CRFParams
+) -> Tuple[List[np.ndarray], np.ndarray]:
+    """Best legal tag sequence of each score array, computed packed (see
+    `_with_packed`): memory grows with the number of tokens, not with
+    n_seqs * longest, and each step runs on every sequence still running.
+
+    seqs (Sequence[ndarray]): Scores (n_i, K) per sequence.
+    params (CRFParams): The constrained CRF scores.
+    RETURNS (Tuple[List[ndarray], ndarray]): Tag ids (n_i,) per sequence and
+        the best path score per sequence (0 for an empty one).
+    """
+    K = params.transitions.shape[0]
+    seqs = [np.asarray(seq).reshape(-1, K) for seq in seqs]
+    layout = packing(seqs)
+    E = pack(seqs, layout, dtype="f8").data
+    size_at_t, offsets = layout.size_at_t, layout.offsets
+    scores = np.zeros(len(seqs))
+    if not len(E):
+        return [np.zeros(0, dtype="i8") for _ in seqs], scores
+    B = int(size_at_t[0])
+    E[:B] += params.start
+    lengths = np.asarray([len(seqs[i]) for i in layout.order[:B]])
+    E[offsets[lengths - 1] + np.arange(B)] += params.end
+    legal = _LegalBlocks(params.transitions)
+    delta = E[:B].copy()
+    back = np.zeros(E.shape, dtype=np.min_scalar_type(K - 1))
+    for t in range(1, len(size_at_t)):
+        n, start = size_at_t[t], offsets[t]
+        delta[:n] = legal.step(delta[:n], back[start : start + n])
+        delta[:n] += E[start : start + n]
+    cur = delta.argmax(axis=1)
+    scores[layout.order[:B]] = delta[np.arange(B), cur]
+    path = np.empty(len(E), dtype="i8")
+    for t in range(len(size_at_t) - 1, -1, -1):
+        n, start = size_at_t[t], offsets[t]
+        path[start : start + n] = cur[:n]
+        if t:
+            cur[:n] = back[start + np.arange(n), cur[:n]]
+    return unpack(path, [len(seq) for seq in seqs], layout), scores
 
 
 def constraint_params(n_tags: int) -> CRFParams:
@@ -516,21 +540,32 @@ def pad_batch(seqs: List[np.ndarray], n_tags: int) -> Tuple[np.ndarray, np.ndarr
     return out, lengths
 
 
-def length_groups(lengths: List[int], max_slots: int) -> List[List[int]]:
+def length_groups(
+    lengths: List[int], max_slots: int, packed: bool = False
+) -> List[List[int]]:
     """Group the indices of non-zero lengths by decreasing length so that
-    each group's `len(group) * longest` stays within max_slots (a longer
-    item is alone).
+    each group's padded size, `len(group) * longest`, or with `packed` its
+    number of items, `sum(lengths)`, stays within max_slots (a longer item
+    is alone).
 
     lengths (List[int]): Sequence lengths.
-    max_slots (int): Padded size limit per group.
+    max_slots (int): Size limit per group.
+    packed (bool): Count items, not padded slots.
     RETURNS (List[List[int]]): Index groups.
     """
     groups: List[List[int]] = []
     order = sorted((i for i, n in enumerate(lengths) if n), key=lambda i: -lengths[i])
+    total = 0
     for i in order:
-        group = groups[-1] if groups else None
-        if group and (len(group) + 1) * lengths[group[0]] <= max_slots:
-            group.append(i)
-        else:
-            groups.append([i])
+        if groups:
+            group = groups[-1]
+            size = (
+                total + lengths[i] if packed else (len(group) + 1) * lengths[group[0]]
+            )
+            if size <= max_slots:
+                group.append(i)
+                total += lengths[i]
+                continue
+        groups.append([i])
+        total = lengths[i]
     return groups

@@ -17,7 +17,6 @@ from spacy.ml.models.tok2vec import MultiHashEmbed
 from spacy.tokens import Doc
 from spacy.util import registry
 from thinc.api import Dropout, Linear, Model, chain, concatenate, with_array
-from thinc.api import with_padded
 from thinc.types import Floats2d
 
 from ._bilstm import bilstm
@@ -27,6 +26,7 @@ from ._crf_layer import linear_chain_crf
 from ._distinct_rows import predict_distinct_rows
 from ._empty_width import with_empty_width
 from ._skip_empty import skip_empty
+from ._with_packed import with_packed
 
 DocsToArrays = Model[List[Doc], List[Floats2d]]
 DEFAULT_ATTRS = ("NORM", "PREFIX", "SUFFIX", "SHAPE")
@@ -136,7 +136,7 @@ def build_char_bilstm_crf(
         tagger = chain(
             embed,
             Dropout(dropout),
-            with_padded(chain(*lstms) if depth > 1 else lstms[0]),
+            with_packed(chain(*lstms) if depth > 1 else lstms[0]),
             Dropout(dropout),
             with_array(output),
         )

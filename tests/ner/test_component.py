@@ -242,6 +242,30 @@ def test_length_groups():
         assert len(group) == 1 or len(group) * longest <= 20
 
 
+def test_length_groups_packed():
+    from spacy_deid.ner.crf import length_groups
+
+    lengths = [3, 10, 0, 1, 7, 2]
+    groups = length_groups(lengths, max_slots=12, packed=True)
+    assert groups == [[1], [4, 0, 5], [3]]
+    assert length_groups(lengths, max_slots=100, packed=True) == [[1, 4, 0, 5, 3]]
+
+
+def test_predict_tags_in_small_packed_groups(trained_nlp, monkeypatch):
+    """Tags alone (as runs decode them) come out the same when the model and
+    the Viterbi decoder run on packed groups of a few tokens."""
+    from spacy_deid.ner import component
+
+    nlp, _ = trained_nlp
+    ner = nlp.get_pipe("phi_ner")
+    texts = [text for text, _ in TRAIN_DATA]
+    monkeypatch.setattr(ner, "with_scores", False)
+    assert [_ents(doc) for doc in nlp.pipe(texts)] == EXPECTED
+    monkeypatch.setattr(component, "MAX_CRF_TOKENS", 4)
+    monkeypatch.setattr(component, "MAX_PREDICT_TOKENS", 4)
+    assert [_ents(doc) for doc in nlp.pipe(texts)] == EXPECTED
+
+
 def test_decode_in_small_groups(trained_nlp, monkeypatch):
     from spacy_deid.ner import component
 

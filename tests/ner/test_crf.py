@@ -14,6 +14,7 @@ from spacy_deid.ner.crf import (
     is_valid_biluo,
     legal_transitions,
     viterbi,
+    viterbi_seqs,
 )
 
 
@@ -267,3 +268,25 @@ def test_empty_batch():
     p = CRFParams.constrained(np.zeros((5, 5)), np.zeros(5), np.zeros(5))
     paths, scores = viterbi(np.zeros((0, 0, 5)), np.zeros(0, dtype=int), p)
     assert paths.shape == (0, 0) and scores.shape == (0,)
+
+
+@pytest.mark.parametrize("n_labels", [2, 64])
+def test_viterbi_seqs_decodes_each_sequence_as_dense_viterbi(n_labels):
+    """Packed decoding of sequences in any order of length, an empty one
+    among them, and more than 256 tags (wider back pointers): each sequence
+    gets the dense Viterbi path and score; the empty one an empty path."""
+    rng = np.random.default_rng(n_labels)
+    K = 1 + 4 * n_labels
+    lengths = [3, 9, 0, 1, 9, 5]
+    seqs = [rng.normal(scale=3.0, size=(n, K)) for n in lengths]
+    trans = rng.normal(size=(K, K))
+    p = CRFParams.constrained(trans, rng.normal(size=K), rng.normal(size=K))
+    paths, scores = viterbi_seqs(seqs, p)
+    for seq, path, score in zip(seqs, paths, scores, strict=True):
+        if not len(seq):
+            assert path.shape == (0,) and score == 0.0
+            continue
+        dense_path, dense_score = _dense_viterbi(seq, len(seq), p)
+        assert list(path) == dense_path
+        assert score == pytest.approx(dense_score)
+    assert viterbi_seqs([], p)[0] == []

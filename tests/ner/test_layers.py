@@ -303,3 +303,34 @@ def test_update_with_an_empty_note_and_a_listener():
     nlp.update(examples, sgd=Adam(0.001), losses=losses)
     assert np.isfinite(losses["phi_ner"])
     assert [len(doc) for doc in nlp.pipe(["", "Dr Lee"])] == [0, 2]
+
+
+@pytest.mark.parametrize("depth", [1, 2])
+def test_with_packed_equals_with_padded(depth):
+    """`with_packed` (the token BiLSTM's wrapper) gives the outputs and input
+    gradients of thinc's `with_padded`, for sequences in any order of length
+    and an empty one, with one BiLSTM or a chain of two."""
+    from thinc.api import chain, with_padded
+
+    from spacy_deid.ner._bilstm import bilstm
+    from spacy_deid.ner._with_packed import with_packed
+
+    fix_random_seed(0)
+    rng = np.random.default_rng(0)
+    Xs = [rng.uniform(size=(n, 3)).astype("f4") for n in (2, 5, 0, 1, 5)]
+    dYs = [rng.uniform(size=(n, 4)).astype("f4") for n in (2, 5, 0, 1, 5)]
+    lstms = [bilstm(nO=4, nI=3)] + [bilstm(nO=4, nI=4) for _ in range(depth - 1)]
+    inner = chain(*lstms) if depth > 1 else lstms[0]
+    packed = with_packed(inner)
+    packed.initialize(X=Xs)
+    padded = with_padded(inner)
+    for is_train in (False, True):
+        ours, backprop_ours = packed(Xs, is_train)
+        theirs, backprop_theirs = padded(Xs, is_train)
+        for Y, Y_ref in zip(ours, theirs, strict=True):
+            assert Y.shape == Y_ref.shape
+            assert np.abs(Y - Y_ref).max(initial=0.0) < 1e-6
+    for dX, dX_ref in zip(backprop_ours(dYs), backprop_theirs(dYs), strict=True):
+        assert dX.shape == dX_ref.shape
+        assert np.abs(dX - dX_ref).max(initial=0.0) < 1e-6
+    assert packed.predict([]) == []

@@ -140,7 +140,7 @@ def test_depth_one_keeps_its_layers():
     nlp = make_nlp()
     names = [node.name for node in nlp.get_pipe("phi_ner").model.walk()]
     assert names.count("bilstm") == 2  # token + character
-    assert names.count("with_padded(bilstm)") == 1
+    assert names.count("with_packed(bilstm)") == 1
 
 
 def test_negative_depth_is_an_error():
