@@ -9,10 +9,14 @@ and inference; `tests/ner/test_layers.py` checks its gradients numerically.
 
 It computes in the packed layout (the rows still running at step t, which
 are the first `size_at_t[t]` as `Padded` sorts by length), so padding costs
-nothing; a `Padded` batch is packed and unpacked around it. The input projection of all steps is one matrix product per
-direction; the time loop only does the recurrent (n, h) @ (h, 4h) product.
-Prediction runs the same recurrence without keeping the gates and cells for
-backprop. (thinc's Cython `lstm_forward_inference`, whose forward pass is
+nothing; a `Padded` batch is packed and unpacked around it. The input
+projection of all steps is one matrix product per direction; the time loop
+only does the recurrent (n, h) @ (h, 4h) product. Prediction keeps no gates
+or cells for backprop, projects only the distinct input rows (a token's
+row depends on its text alone) and runs both directions in the same array
+operations (the backward one over the sequences reversed). The recurrent
+product, at about 20 rows per step in a runner batch, is most of the time.
+(thinc's Cython `lstm_forward_inference`, whose forward pass is
 right, took 3x as long on the shapes of the shipped `en` model;
 `tests/ner/test_layers.py` checks that both give the same outputs.)
 """
@@ -116,54 +120,103 @@ def _distinct_rows(X: np.ndarray) -> Tuple[np.ndarray, Optional[np.ndarray]]:
     return distinct, index
 
 
+def _cell(a: np.ndarray, c: np.ndarray, h: np.ndarray) -> None:
+    """One LSTM step, in place: from the pre-activations `a` (..., 4h) (the
+    sigmoid gates' halved, see `_halved_gates`) to the new cells `c` and
+    outputs `h` (..., h), which hold the previous cells on entry; `a` is
+    left holding the gate activations (input, forget, output, cell)."""
+    nH = c.shape[-1]
+    np.tanh(a, out=a)
+    sigmoids = a[..., : 3 * nH]
+    sigmoids += 1.0
+    sigmoids *= 0.5
+    input_cell = a[..., :nH] * a[..., 3 * nH :]
+    np.multiply(a[..., nH : 2 * nH], c, out=c)
+    c += input_cell
+    np.tanh(c, out=input_cell)
+    np.multiply(a[..., 2 * nH : 3 * nH], input_cell, out=h)
+
+
 def _run(
-    proj: np.ndarray,
-    Wh: np.ndarray,
-    size_at_t: np.ndarray,
-    reverse: bool,
-    keep: bool = True,
-    index: Optional[np.ndarray] = None,
+    proj: np.ndarray, Wh: np.ndarray, size_at_t: np.ndarray, reverse: bool
 ) -> Cache:
     """One direction over packed input projections (+ bias), (N, 4h), with
-    the sigmoid gates' columns (and `Wh`'s rows) halved by `_halved_gates`.
+    the sigmoid gates' columns (and `Wh`'s rows) halved by `_halved_gates`,
+    keeping what `_backprop` needs.
 
-    keep (bool): Keep the gate activations and cells for `_backprop`; without
-        it they are overwritten step by step and returned empty.
-    index (Optional[ndarray]): The row of `proj` of each packed row (N,),
-        for projections of distinct rows only (see `_distinct_rows`).
     RETURNS (Cache): Packed gate activations, cells and outputs, and the
         step sizes.
     """
-    nG = proj.shape[1]
-    nH = nG // 4
+    nH = proj.shape[1] // 4
     offsets = _offsets(size_at_t)
-    N = offsets[-1]
     B = int(size_at_t[0]) if len(size_at_t) else 0
-    H = np.empty((N, nH), dtype="f4")
-    C = np.empty((N if keep else 0, nH), dtype="f4")
-    gates = np.empty((N, nG) if keep else (B, nG), dtype="f4")
+    H = np.empty((proj.shape[0], nH), dtype="f4")
+    C = np.empty((proj.shape[0], nH), dtype="f4")
+    gates = np.empty(proj.shape, dtype="f4")
     h = np.zeros((B, nH), dtype="f4")
     c = np.zeros((B, nH), dtype="f4")
     for t in _steps(len(size_at_t), reverse):
         n = size_at_t[t]
         rows = slice(offsets[t], offsets[t + 1])
-        a = gates[rows] if keep else gates[:n]
-        step_proj = proj[rows] if index is None else proj[index[rows]]
-        np.add(step_proj, h[:n] @ Wh.T, out=a)
-        np.tanh(a, out=a)
-        sigmoids = a[:, : 3 * nH]
-        sigmoids += 1.0
-        sigmoids *= 0.5
-        c_t, h_t = c[:n], h[:n]
-        input_cell = a[:, :nH] * a[:, 3 * nH :]
-        np.multiply(a[:, nH : 2 * nH], c_t, out=c_t)
-        c_t += input_cell
-        np.tanh(c_t, out=input_cell)
-        np.multiply(a[:, 2 * nH : 3 * nH], input_cell, out=h_t)
-        H[rows] = h_t
-        if keep:
-            C[rows] = c_t
-    return (gates if keep else gates[:0]), C, H, size_at_t
+        a = gates[rows]
+        np.add(proj[rows], h[:n] @ Wh.T, out=a)
+        _cell(a, c[:n], h[:n])
+        H[rows] = h[:n]
+        C[rows] = c[:n]
+    return gates, C, H, size_at_t
+
+
+def _reversed_rows(size_at_t: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """For each packed row (step t, rank r), the packed row of the same
+    sequence at position length - 1 - t: the layout of the sequences
+    reversed, which has the same step sizes."""
+    ranks = np.arange(int(size_at_t[0]) if len(size_at_t) else 0)
+    lengths = (size_at_t[None, :] > ranks[:, None]).sum(axis=1)
+    out = np.empty(int(offsets[-1]), dtype="i8")
+    for rank, length in enumerate(lengths):
+        steps = np.arange(length)
+        out[offsets[steps] + rank] = offsets[length - 1 - steps] + rank
+    return out
+
+
+def _predict(
+    X: np.ndarray, Wx: np.ndarray, Wh: np.ndarray, b: np.ndarray, size_at_t: np.ndarray
+) -> np.ndarray:
+    """Both directions over packed inputs (N, nI), for prediction: (N, 2h).
+
+    The backward direction runs forward over the sequences reversed, which
+    have the same step sizes, so each time step does both directions' work
+    in one set of array operations on (2, n, ...) arrays. Only the distinct
+    input rows are projected (`_distinct_rows`)."""
+    nH = Wh.shape[2]
+    offsets = _offsets(size_at_t)
+    N = int(offsets[-1])
+    B = int(size_at_t[0]) if len(size_at_t) else 0
+    distinct, index = _distinct_rows(X)
+    if index is None:
+        index = np.arange(N)
+    reverse = _reversed_rows(size_at_t, offsets)
+    proj = np.concatenate(
+        [distinct @ _halved_gates(Wx[d]).T + _halved_gates(b[d]) for d in range(2)]
+    )
+    # Each step's rows of `proj`, per direction.
+    proj_rows = np.stack([index, index[reverse] + len(distinct)])
+    WhT = np.stack([_halved_gates(Wh[d]).T for d in range(2)])
+    H = np.empty((2, N, nH), dtype="f4")
+    gates = np.empty((2, B, 4 * nH), dtype="f4")
+    h = np.zeros((2, B, nH), dtype="f4")
+    c = np.zeros((2, B, nH), dtype="f4")
+    for t, n in enumerate(size_at_t):
+        rows = slice(offsets[t], offsets[t + 1])
+        a = gates[:, :n]
+        np.matmul(h[:, :n], WhT, out=a)
+        a += proj[proj_rows[:, rows]]
+        _cell(a, c[:, :n], h[:, :n])
+        H[:, rows] = h[:, :n]
+    Y = np.empty((N, 2 * nH), dtype="f4")
+    Y[:, :nH] = H[0]
+    Y[reverse, nH:] = H[1]
+    return Y
 
 
 def _backprop(
@@ -231,17 +284,13 @@ def _forward_packed(
 ) -> Tuple[Packed, Callable]:
     Wx, Wh, b = (model.get_param(name) for name in ("Wx", "Wh", "b"))
     X, size_at_t = Xk.data, np.asarray(Xk.size_at_t)
-    # Training keeps every row's gates for backprop anyway.
-    distinct, index = (X, None) if is_train else _distinct_rows(X)
+    if not is_train:
+        return Packed(_predict(X, Wx, Wh, b, size_at_t), size_at_t), _no_backprop
     caches = []
     for d in range(2):
-        proj = distinct @ _halved_gates(Wx[d]).T + _halved_gates(b[d])
-        halved_Wh = _halved_gates(Wh[d])
-        cache = _run(proj, halved_Wh, size_at_t, d == 1, is_train, index)
-        caches.append(cache)
+        proj = X @ _halved_gates(Wx[d]).T + _halved_gates(b[d])
+        caches.append(_run(proj, _halved_gates(Wh[d]), size_at_t, reverse=d == 1))
     Y = Packed(np.hstack([cache[2] for cache in caches]), size_at_t)
-    if not is_train:
-        return Y, _no_backprop
 
     def backprop(dYk: Packed) -> Packed:
         nH = Wh.shape[2]
