@@ -369,28 +369,30 @@ class _LegalBlocks:
         self.b_inner = transitions[self.from_b, self.inner]
         self.i_inner = transitions[self.from_i, self.inner]
 
-    def step(self, delta: np.ndarray, back: np.ndarray) -> np.ndarray:
-        """Best score of each tag after one more step, before its emission,
-        with its best previous tag written to `back`. Ties go to the lower
-        tag id, as an argmax over all K previous tags would give.
-
-        delta (ndarray): Best path scores (n, K) at the previous step.
-        back (ndarray): (n, K) back pointers, written.
-        RETURNS (ndarray): (n, K) scores.
+    def step(self, delta: np.ndarray, back: np.ndarray) -> None:
+        """Replace the best path scores `delta` (n, K) of the previous step
+        by the best score of each tag after one more step, before its
+        emission, and write each tag's best previous tag to `back` (n, K).
+        Ties go to the lower tag id, as an argmax over all K previous tags
+        would give.
         """
         from_src = delta[:, self.sources]
         floor = from_src.max(axis=1, keepdims=True) - self.reach
         live = np.flatnonzero((from_src >= floor).any(axis=0))
-        cand = from_src[:, None, live] + self.outer[:, live]
-        arg = cand.argmax(axis=2)
-        best = np.empty(delta.shape)
-        best[:, self.targets] = cand.max(axis=2)
-        back[:, self.targets] = self.sources[live][arg]
         via_b = delta[:, self.from_b] + self.b_inner
         via_i = delta[:, self.from_i] + self.i_inner
-        best[:, self.inner] = np.maximum(via_i, via_b)
+        delta[:, self.inner] = np.maximum(via_i, via_b)
         back[:, self.inner] = np.where(via_i > via_b, self.from_i, self.from_b)
-        return best
+        if len(live) == 1:
+            # Mostly so in a trained model: one source is the best for all.
+            (source,) = live
+            delta[:, self.targets] = from_src[:, source, None] + self.outer[:, source]
+            back[:, self.targets] = self.sources[source]
+            return
+        # (live source, row, target): reducing over the first axis is fast.
+        cand = from_src[:, live].T[:, :, None] + self.outer[:, live].T[:, None, :]
+        delta[:, self.targets] = cand.max(axis=0)
+        back[:, self.targets] = self.sources[live][cand.argmax(axis=0)]
 
 
 def viterbi(
@@ -441,7 +443,7 @@ def viterbi_seqs(
     back = np.zeros(E.shape, dtype=np.min_scalar_type(K - 1))
     for t in range(1, len(size_at_t)):
         n, start = size_at_t[t], offsets[t]
-        delta[:n] = legal.step(delta[:n], back[start : start + n])
+        legal.step(delta[:n], back[start : start + n])
         delta[:n] += E[start : start + n]
     cur = delta.argmax(axis=1)
     scores[layout.order[:B]] = delta[np.arange(B), cur]
