@@ -69,17 +69,19 @@ MISSING = -1
 # Run the model on at most this many tokens at once (the token BiLSTM runs
 # packed, see `_with_packed`, so its memory grows with the number of tokens,
 # not with n_docs * longest), and decode tags alone (Viterbi, packed) at most
-# this many tokens at once: a runner batch of 64 notes is one group, so each
-# time step runs on every note still running. In groups of 16,384 padded
-# slots, as before, the token BiLSTM ran ~1.5x as many steps on ~40% fewer
-# rows. With probabilities (CRF marginals, which are padded) decoding runs
-# in groups of at most MAX_CRF_SLOTS padded (doc, token) slots. The peak
-# memory of prediction is bounded by these, not by the batch size. Grouping
-# changes the emission scores only by float rounding (~1e-5); the tags were
-# the same on the dev sets and the benchmark notes.
+# this many tokens at once: a runner batch of 64 notes (11,000-27,000 tokens
+# in the benchmark's notes) is one group, so each time step runs on every
+# note still running. In groups of 16,384 padded slots, as before, the token
+# BiLSTM ran ~1.5x as many steps on ~40% fewer rows. 65,536 was no faster on
+# such batches and took a 1,000,000-character note to a peak RSS of 571 MB
+# (485 MB with 32,768). With probabilities (CRF marginals, which are padded)
+# decoding runs in groups of at most MAX_CRF_SLOTS padded (doc, token)
+# slots. The peak memory of prediction is bounded by these, not by the batch
+# size. Grouping changes the emission scores only by float rounding (~1e-5);
+# the tags were the same on the dev sets and the benchmark notes.
 MAX_CRF_SLOTS = 16384
-MAX_CRF_TOKENS = 65536
-MAX_PREDICT_TOKENS = 65536
+MAX_CRF_TOKENS = 32768
+MAX_PREDICT_TOKENS = 32768
 # `thresholds` key for the labels without their own key.
 # Recall settings, read at prediction time. A model saved before they existed
 # loads with the constructor's values (these defaults unless configured).

@@ -334,3 +334,36 @@ def test_with_packed_equals_with_padded(depth):
         assert dX.shape == dX_ref.shape
         assert np.abs(dX - dX_ref).max(initial=0.0) < 1e-6
     assert packed.predict([]) == []
+
+
+def test_distinct_rows_groups_equal_rows_exactly():
+    from spacy_deid.ner._bilstm import _distinct_rows
+
+    rng = np.random.default_rng(0)
+    rows = rng.uniform(size=(5, 7)).astype("f4")
+    X = rows[[3, 0, 3, 1, 4, 0, 3, 2]]
+    distinct, index = _distinct_rows(X)
+    assert len(distinct) == 5
+    assert np.array_equal(distinct[index], X)
+    assert _distinct_rows(X[:1])[1] is None
+
+
+def test_bilstm_prediction_without_distinct_rows(monkeypatch):
+    """Prediction gives the same outputs when the distinct-row grouping
+    gives up (as on a key collision) and every row is projected."""
+    from spacy_deid.ner import _bilstm
+    from spacy_deid.ner._with_packed import with_packed
+
+    fix_random_seed(2)
+    rng = np.random.default_rng(2)
+    words = rng.uniform(size=(4, 3)).astype("f4")
+    Xs = [words[rng.integers(0, 4, size=n)] for n in (6, 3, 1)]
+    model = with_packed(_bilstm.bilstm(nO=4, nI=3))
+    model.initialize(X=Xs)
+    grouped = model.predict(Xs)
+    monkeypatch.setattr(_bilstm, "_distinct_rows", lambda X: (X, None))
+    for Y, Y_ref in zip(model.predict(Xs), grouped, strict=True):
+        assert np.abs(Y - Y_ref).max() < 1e-6
+    # Training (every row's gates kept) gives the same outputs too.
+    for Y, Y_ref in zip(model.begin_update(Xs)[0], grouped, strict=True):
+        assert np.abs(Y - Y_ref).max() < 1e-6
