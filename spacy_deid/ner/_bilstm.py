@@ -27,6 +27,7 @@ import numpy as np
 from thinc.api import Model, glorot_uniform_init
 from thinc.types import Padded
 
+from ._unique import distinct_rows
 from ._with_packed import Packed
 
 Cache = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
@@ -102,24 +103,6 @@ def _unpack(
     return out
 
 
-def _distinct_rows(X: np.ndarray) -> Tuple[np.ndarray, Optional[np.ndarray]]:
-    """The distinct rows of X and each row's index among them; or X and None
-    where a (vanishingly unlikely) collision of the grouping keys merged
-    different rows. A token's input row depends on its text alone, so a
-    batch of notes has several times fewer distinct rows than tokens (about
-    one in six), and prediction projects those only. Rows are grouped by a
-    random float64 projection and the grouping is then checked exactly.
-    """
-    if len(X) < 2:
-        return X, None
-    keys = X @ np.random.default_rng(X.shape[1]).standard_normal(X.shape[1])
-    _, first, index = np.unique(keys, return_index=True, return_inverse=True)
-    distinct = X[first]
-    if not np.array_equal(distinct[index], X):
-        return X, None
-    return distinct, index
-
-
 def _cell(a: np.ndarray, c: np.ndarray, h: np.ndarray) -> None:
     """One LSTM step, in place: from the pre-activations `a` (..., 4h) (the
     sigmoid gates' halved, see `_halved_gates`) to the new cells `c` and
@@ -170,13 +153,11 @@ def _reversed_rows(size_at_t: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     """For each packed row (step t, rank r), the packed row of the same
     sequence at position length - 1 - t: the layout of the sequences
     reversed, which has the same step sizes."""
-    ranks = np.arange(int(size_at_t[0]) if len(size_at_t) else 0)
-    lengths = (size_at_t[None, :] > ranks[:, None]).sum(axis=1)
-    out = np.empty(int(offsets[-1]), dtype="i8")
-    for rank, length in enumerate(lengths):
-        steps = np.arange(length)
-        out[offsets[steps] + rank] = offsets[length - 1 - steps] + rank
-    return out
+    steps = np.repeat(np.arange(len(size_at_t)), size_at_t)
+    ranks = np.arange(int(offsets[-1])) - offsets[steps]
+    # Rank r runs for as many steps as size_at_t (non-increasing) exceeds r.
+    lengths = np.searchsorted(-np.asarray(size_at_t), -ranks, side="left")
+    return offsets[lengths - 1 - steps] + ranks
 
 
 def _predict(
@@ -187,12 +168,12 @@ def _predict(
     The backward direction runs forward over the sequences reversed, which
     have the same step sizes, so each time step does both directions' work
     in one set of array operations on (2, n, ...) arrays. Only the distinct
-    input rows are projected (`_distinct_rows`)."""
+    input rows are projected (`_unique.distinct_rows`)."""
     nH = Wh.shape[2]
     offsets = _offsets(size_at_t)
     N = int(offsets[-1])
     B = int(size_at_t[0]) if len(size_at_t) else 0
-    distinct, index = _distinct_rows(X)
+    distinct, index = distinct_rows(X)
     if index is None:
         index = np.arange(N)
     reverse = _reversed_rows(size_at_t, offsets)

@@ -18,6 +18,8 @@ from thinc.api import Model
 from thinc.layers.chain import forward as chain_forward
 from thinc.types import Floats2d
 
+from ._unique import distinct_rows
+
 InT = List[Doc]
 OutT = List[Floats2d]
 
@@ -42,7 +44,9 @@ def distinct_rows_forward(
     rows = extract.predict(docs)
     lengths = [len(doc_rows) for doc_rows in rows]
     flat = model.ops.xp.concatenate(rows)
-    distinct, inverse = np.unique(flat, axis=0, return_inverse=True)
+    distinct, inverse = distinct_rows(flat)
+    if inverse is None:
+        distinct, inverse = np.unique(flat, axis=0, return_inverse=True)
     X = [model.ops.asarray(distinct, dtype=flat.dtype)]
     for layer in row_wise:
         X = layer.predict(X)

@@ -336,16 +336,30 @@ def test_with_packed_equals_with_padded(depth):
     assert packed.predict([]) == []
 
 
-def test_distinct_rows_groups_equal_rows_exactly():
-    from spacy_deid.ner._bilstm import _distinct_rows
+@pytest.mark.parametrize("dtype", ["f4", "u8"])
+def test_distinct_rows_groups_equal_rows_exactly(dtype):
+    """Float rows (BiLSTM inputs) and uint64 rows (feature ids, hashes near
+    2**64 that float64 cannot hold exactly) are grouped exactly."""
+    from spacy_deid.ner._unique import distinct_rows
 
     rng = np.random.default_rng(0)
-    rows = rng.uniform(size=(5, 7)).astype("f4")
+    if dtype == "f4":
+        rows = rng.uniform(size=(5, 7)).astype("f4")
+    else:
+        rows = rng.integers(0, 2**63, size=(5, 4), dtype="u8") * np.uint64(2)
+        rows[1] = rows[0] + np.uint64(1)  # equal as float64, different rows
     X = rows[[3, 0, 3, 1, 4, 0, 3, 2]]
-    distinct, index = _distinct_rows(X)
-    assert len(distinct) == 5
-    assert np.array_equal(distinct[index], X)
-    assert _distinct_rows(X[:1])[1] is None
+    distinct, index = distinct_rows(X)
+    if index is None:  # the float64 keys could not tell rows 0 and 1 apart
+        assert dtype == "u8" and distinct is X
+    else:
+        assert len(distinct) == 5
+        assert np.array_equal(distinct[index], X)
+    assert distinct_rows(X[:1])[1] is None
+    if dtype == "u8":
+        Y = rows[[0, 2, 2, 4, 0]]
+        distinct, index = distinct_rows(Y)
+        assert len(distinct) == 3 and np.array_equal(distinct[index], Y)
 
 
 def test_bilstm_prediction_without_distinct_rows(monkeypatch):
@@ -361,7 +375,7 @@ def test_bilstm_prediction_without_distinct_rows(monkeypatch):
     model = with_packed(_bilstm.bilstm(nO=4, nI=3))
     model.initialize(X=Xs)
     grouped = model.predict(Xs)
-    monkeypatch.setattr(_bilstm, "_distinct_rows", lambda X: (X, None))
+    monkeypatch.setattr(_bilstm, "distinct_rows", lambda X: (X, None))
     for Y, Y_ref in zip(model.predict(Xs), grouped, strict=True):
         assert np.abs(Y - Y_ref).max() < 1e-6
     # Training (every row's gates kept) gives the same outputs too.
