@@ -397,14 +397,11 @@ class PhiEntityRecognizer(TrainablePipe):
     def _decoding(
         self, emissions: List[np.ndarray]
     ) -> Tuple[List[np.ndarray], CRFParams]:
-        """What Viterbi decodes: the emissions (float64) with cfg "recall_bias"
-        added to every non-"O" tag, as log-softmax probabilities for the
-        softmax loss, and the transition scores (the BILUO constraints alone
-        for the softmax loss)."""
-        seqs = [
-            bias_emissions(np.asarray(e, dtype="f8"), self.cfg["recall_bias"])
-            for e in emissions
-        ]
+        """What Viterbi decodes: the emissions with cfg "recall_bias" added to
+        every non-"O" tag, as log-softmax probabilities for the softmax loss,
+        and the transition scores (the BILUO constraints alone for the softmax
+        loss). Viterbi and the marginals compute in float64 whatever they get."""
+        seqs = [bias_emissions(e, self.cfg["recall_bias"]) for e in emissions]
         if self.cfg["loss"] == "softmax":
             # Renormalised: log_softmax(E + b) differs from log_softmax(E) + b
             # by a constant per token, so the best path is the same.

@@ -428,6 +428,7 @@ def viterbi_seqs(
     """
     K = params.transitions.shape[0]
     seqs = [np.asarray(seq).reshape(-1, K) for seq in seqs]
+    lengths = np.asarray([len(seq) for seq in seqs], dtype="i8")
     layout = packing(seqs)
     E = pack(seqs, layout, dtype="f8").data
     size_at_t, offsets = layout.size_at_t, layout.offsets
@@ -436,8 +437,7 @@ def viterbi_seqs(
         return [np.zeros(0, dtype="i8") for _ in seqs], scores
     B = int(size_at_t[0])
     E[:B] += params.start
-    lengths = np.asarray([len(seqs[i]) for i in layout.order[:B]])
-    E[offsets[lengths - 1] + np.arange(B)] += params.end
+    E[offsets[lengths[layout.order[:B]] - 1] + np.arange(B)] += params.end
     legal = _LegalBlocks(params.transitions)
     delta = E[:B].copy()
     back = np.zeros(E.shape, dtype=np.min_scalar_type(K - 1))
@@ -453,7 +453,7 @@ def viterbi_seqs(
         path[start : start + n] = cur[:n]
         if t:
             cur[:n] = back[start + np.arange(n), cur[:n]]
-    return unpack(path, [len(seq) for seq in seqs], layout), scores
+    return unpack(path, list(lengths), layout), scores
 
 
 def constraint_params(n_tags: int) -> CRFParams:
