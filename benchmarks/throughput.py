@@ -7,12 +7,17 @@ users would pick instead, on the same generated notes (issue 6, item 3).
         [--competitors presidio,philter,scrubadub]
         [--growth-sizes 1000,10000,100000] [--growth-model en]
         [--threads 1] [--interval 0.05] [--work-dir DIR] [--keep-files]
-        [--json OUT.json]
+        [--json OUT.json] [--gold CORPUS [--gold-format FORMAT]]
 
 Notes. `spacy_deid.corpus.synth.generate(N, seed=S)`, the notes of
 `spacy-deid synth N --seed S`, are written once, streaming, to a JSONL file
 in the work directory (the largest size any part needs; every part reads a
-prefix, which is the same as generating that many notes). "Tokens" are the
+prefix, which is the same as generating that many notes). With `--gold`,
+the ours and competitors parts read the first `--notes` notes of a corpus
+with gold PHI instead (any format `spacy-deid convert` reads: JSONL, an i2b2
+2014 XML directory, brat; `--gold-format` when the path does not tell), so
+that users with i2b2 access can compare the tools on real notes; growth
+needs generated notes and is not run. "Tokens" are the
 tokens of the shipped `en` pipeline's tokenizer (`ClinicalTokenizer.v1`,
 the same in `en_rules`), counted once in this process: every system's
 tokens/s divides the same count, so they compare.
@@ -80,7 +85,8 @@ import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Set
+from typing import Tuple
 
 import competitors
 
@@ -114,14 +120,22 @@ class BenchError(Exception):
 
 @dataclass
 class NotesFile:
-    """The generated notes and their token counts at the sizes parts use."""
+    """The notes (generated, or read from `--gold`) and their token counts
+    at the sizes parts use."""
 
     path: Path
-    seed: int
+    seed: Optional[int]
     notes: int
     tokens: Dict[int, int]
     chars: Dict[int, int]
     seconds: float
+    source: Optional[str] = None  # the --gold corpus's name
+
+    def describe(self, n: int) -> str:
+        """Where `n` of these notes come from, for titles."""
+        if self.source is not None:
+            return f"{n} notes of {self.source}"
+        return f"{n} notes of synth seed {self.seed}"
 
 
 @functools.lru_cache(maxsize=1)
@@ -142,27 +156,59 @@ def write_notes(path: Path, n: int, seed: int, sizes: Sequence[int]) -> NotesFil
         are kept (`n` is always kept).
     RETURNS (NotesFile): The file and the counts.
     """
-    from spacy_deid.corpus import write_jsonl
     from spacy_deid.corpus.synth import generate
 
-    nlp = token_counter()
-    keep = set(sizes) | {n}
-    tokens: Dict[int, int] = {}
-    chars: Dict[int, int] = {}
-    totals = [0, 0]
+    start = time.perf_counter()
+    counts = write_counted(generate(n, seed=seed, split="all"), path, set(sizes) | {n})
+    return NotesFile(path, seed, n, *counts, time.perf_counter() - start)
 
-    def counted() -> Iterator[Any]:
-        for i, note in enumerate(generate(n, seed=seed, split="all"), 1):
-            with nlp.memory_zone():
-                totals[0] += len(nlp.make_doc(note.text))
-            totals[1] += len(note.text)
-            if i in keep:
-                tokens[i], chars[i] = totals
-            yield note
+
+def read_gold(path: Path, out: Path, limit: int, format: Optional[str]) -> NotesFile:
+    """Copy the first `limit` notes of a gold corpus (any format of
+    `spacy_deid.corpus.read_notes`) to `out` as JSONL, and count their tokens.
+
+    RETURNS (NotesFile): The copy and its counts; `notes` is how many were read.
+    """
+    from spacy_deid.corpus.errors import CorpusError
+    from spacy_deid.corpus.formats import read_notes
 
     start = time.perf_counter()
+    notes = itertools.islice(read_notes(path, format=format), limit)
+    tokens, chars = write_counted(notes, out, None)
+    if not tokens:
+        raise CorpusError(f"no note in the gold corpus '{path}'")
+    n = max(tokens)
+    source = f"gold corpus {path.name}"
+    return NotesFile(out, None, n, tokens, chars, time.perf_counter() - start, source)
+
+
+def write_counted(
+    notes: Iterable[Any], path: Path, keep: Optional[Set[int]]
+) -> Tuple[Dict[int, int], Dict[int, int]]:
+    """Write notes to `path` as JSONL, streaming, counting tokens and
+    characters. RETURNS the running totals after each count in `keep` (None:
+    after the last note only)."""
+    from spacy_deid.corpus import write_jsonl
+
+    nlp = token_counter()
+    tokens: Dict[int, int] = {}
+    chars: Dict[int, int] = {}
+    totals = [0, 0, 0]  # notes, tokens, characters
+
+    def counted() -> Iterator[Any]:
+        for note in notes:
+            with nlp.memory_zone():
+                totals[1] += len(nlp.make_doc(note.text))
+            totals[2] += len(note.text)
+            totals[0] += 1
+            if keep is not None and totals[0] in keep:
+                tokens[totals[0]], chars[totals[0]] = totals[1:]
+            yield note
+
     write_jsonl(counted(), path)
-    return NotesFile(path, seed, n, tokens, chars, time.perf_counter() - start)
+    if keep is None and totals[0]:
+        tokens[totals[0]], chars[totals[0]] = totals[1:]
+    return tokens, chars
 
 
 # Memory of a process tree
@@ -914,7 +960,7 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     )
     parser.add_argument("--notes", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--parts", type=csv_list, default=list(PARTS))
+    parser.add_argument("--parts", type=csv_list, default=None)
     parser.add_argument("--pipelines", type=csv_list, default=["en_rules", "en"])
     parser.add_argument("--processes", type=csv_ints, default=[1, 2])
     parser.add_argument("--batch-size", type=int, default=64)
@@ -935,8 +981,18 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     parser.add_argument("--work-dir", type=Path, help="Keep notes and spans here")
     parser.add_argument("--keep-files", action="store_true")
     parser.add_argument("--json", type=Path, help="Write every figure as JSON")
+    parser.add_argument(
+        "--gold", type=Path, help="Measure on this gold corpus, not on synth notes"
+    )
+    parser.add_argument(
+        "--gold-format", default=None, help="Its format (default: auto)"
+    )
     parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.parts is None:
+        args.parts = [p for p in PARTS if args.gold is None or p != "growth"]
+    elif args.gold is not None and "growth" in args.parts:
+        parser.error("the growth part needs generated notes: leave it out with --gold")
     unknown = [p for p in args.parts if p not in PARTS] + [
         t for t in args.competitors if t not in competitors.ADAPTERS
     ]
@@ -972,7 +1028,7 @@ def run_parts(ctx: Context, args: argparse.Namespace) -> Dict[str, Any]:
 
 def report(figures: Dict[str, Any], args: argparse.Namespace, notes: NotesFile) -> str:
     """The Markdown sections of every part that ran, and the targets."""
-    where = f"{args.notes} notes of synth seed {notes.seed}"
+    where = notes.describe(args.notes)
     sections = []
     if "ours" in figures:
         title = (
@@ -999,6 +1055,19 @@ def report(figures: Dict[str, Any], args: argparse.Namespace, notes: NotesFile) 
     return "\n\n".join(sections)
 
 
+def prepare_notes(args: argparse.Namespace, work: Path) -> NotesFile:
+    """Generate the notes the parts need, or copy the `--gold` notes (then
+    `args.notes` becomes the number read, if fewer)."""
+    if args.gold is not None:
+        progress(f"reading up to {args.notes} gold notes into {work}")
+        notes = read_gold(args.gold, work / "notes.jsonl", args.notes, args.gold_format)
+        args.notes = notes.notes
+        return notes
+    sizes = sizes_needed(args)
+    progress(f"generating {max(sizes)} notes (seed {args.seed}) in {work}")
+    return write_notes(work / "notes.jsonl", max(sizes), args.seed, sizes)
+
+
 def run(args: argparse.Namespace) -> Dict[str, Any]:
     """Generate the notes, run the parts, print and return every figure."""
     command = shlex.join(["python", *sys.argv])
@@ -1009,9 +1078,7 @@ def run(args: argparse.Namespace) -> Dict[str, Any]:
     work = args.work_dir or Path(tempfile.mkdtemp(prefix="spacy-deid-bench-"))
     work.mkdir(parents=True, exist_ok=True)
     try:
-        sizes = sizes_needed(args)
-        progress(f"generating {max(sizes)} notes (seed {args.seed}) in {work}")
-        notes = write_notes(work / "notes.jsonl", max(sizes), args.seed, sizes)
+        notes = prepare_notes(args, work)
         ctx = Context(
             notes, work, args.batch_size, args.mode, args.threads, args.interval
         )
@@ -1030,6 +1097,7 @@ def run(args: argparse.Namespace) -> Dict[str, Any]:
         },
         "notes": {
             "seed": notes.seed,
+            "source": notes.source,
             "generated": notes.notes,
             "generate_s": notes.seconds,
             "tokens": notes.tokens,

@@ -238,3 +238,105 @@ def test_long_note_benchmark_runs_without_printing_text():
     note = synth.generate(1, seed=3, split="all")
     first_line = next(iter(note)).text.splitlines()[0]
     assert first_line not in proc.stdout + proc.stderr
+
+
+@pytest.fixture
+def handwritten(monkeypatch):
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    return importlib.import_module("handwritten")
+
+
+MARKUP = """# a comment
+=== a
+Seen by Dr. [[DOCTOR|Ada Quist]] on [[DATE|3/4/2031]].
+=== b
+[[PATIENT|Lee]] ([[AGE|40]]) lives in [[CITY|Ware]].
+=== c
+No PHI here.
+"""
+
+
+def test_handwritten_markup_gives_text_and_spans(handwritten):
+    notes = handwritten.parse_markup(MARKUP)
+    assert [n.id for n in notes] == ["a", "b", "c"]
+    assert notes[0].text == "Seen by Dr. Ada Quist on 3/4/2031."
+    surfaces = [[(n.text[s.start : s.end], s.label) for s in n.spans] for n in notes]
+    assert surfaces == [
+        [("Ada Quist", "DOCTOR"), ("3/4/2031", "DATE")],
+        [("Lee", "PATIENT"), ("40", "AGE"), ("Ware", "CITY")],
+        [],
+    ]
+    for bad, message in [
+        ("=== x\n[[NAME|Lee]]", "note x: unknown label NAME"),
+        ("=== y\n[[DATE|3/4]", "note y: unclosed"),
+        ("=== z\nok\n=== z\nok", "unique"),
+        ("text\n=== a\nok", "before the first"),
+    ]:
+        with pytest.raises(handwritten.MarkupError, match=message):
+            handwritten.parse_markup(bad)
+
+
+def test_the_handwritten_notes_parse_and_their_spans_are_valid(handwritten, tmp_path):
+    from spacy_deid.labels import LABELS
+
+    notes = handwritten.parse_markup(handwritten.SOURCE.read_text(encoding="utf-8"))
+    assert len(notes) == 24 and sum(len(n.spans) for n in notes) > 150
+    for note in notes:
+        spans = sorted(note.spans)
+        assert all(s.label in LABELS for s in spans)
+        assert all(a.end <= b.start for a, b in zip(spans, spans[1:], strict=False))
+        surfaces = [note.text[s.start : s.end] for s in spans]
+        assert all(t == t.strip() and t for t in surfaces), note.id
+    out = tmp_path / "hw.jsonl"
+    handwritten.main([str(out)])
+    assert [(n.id, n.text, n.spans) for n in read_jsonl(out)] == [
+        (n.id, n.text, n.spans) for n in notes
+    ]
+
+
+def test_gold_notes_replace_the_generated_ones(bench, handwritten, tmp_path):
+    from spacy_deid.corpus.errors import CorpusError
+    from spacy_deid.corpus.i2b2 import write_i2b2_dir
+
+    notes = handwritten.parse_markup(MARKUP)
+    write_i2b2_dir(notes, tmp_path / "xml")
+    copied = bench.read_gold(tmp_path / "xml", tmp_path / "two.jsonl", 2, None)
+    assert copied.notes == 2 and copied.source == "gold corpus xml"
+    assert copied.describe(2) == "2 notes of gold corpus xml"
+    read = list(read_jsonl(copied.path))
+    assert [(n.id, n.text, n.spans) for n in read] == [
+        (n.id, n.text, n.spans) for n in notes[:2]
+    ]
+    nlp = bench.token_counter()
+    assert copied.tokens == {2: sum(len(nlp.make_doc(n.text)) for n in notes[:2])}
+    assert copied.chars == {2: sum(len(n.text) for n in notes[:2])}
+
+    args = bench.parse_args(["--gold", str(tmp_path / "xml"), "--notes", "50"])
+    assert args.parts == ["ours", "competitors"]
+    assert bench.prepare_notes(args, tmp_path).notes == 3 and args.notes == 3
+    assert bench.parse_args([]).parts == list(bench.PARTS)
+    with pytest.raises(SystemExit):
+        bench.parse_args(["--gold", "x.jsonl", "--parts", "ours,growth"])
+    (tmp_path / "empty.jsonl").write_text("", encoding="utf-8")
+    with pytest.raises(CorpusError):
+        bench.read_gold(tmp_path / "empty.jsonl", tmp_path / "e.jsonl", 5, "jsonl")
+
+
+def test_a_gold_run_scores_our_pipeline_without_printing_text(
+    bench, handwritten, tmp_path, capsys
+):
+    gold = tmp_path / "gold.jsonl"
+    handwritten.main([str(gold), "--source", str(handwritten.SOURCE)])
+    capsys.readouterr()
+    argv = ["--gold", str(gold), "--notes", "6", "--parts", "ours"]
+    argv += ["--pipelines", "en_rules", "--processes", "1", "--json"]
+    figures = bench.run(bench.parse_args(argv + [str(tmp_path / "figures.json")]))
+    printed = capsys.readouterr().out
+    assert figures["notes"]["source"] == "gold corpus gold.jsonl"
+    assert figures["notes"]["generated"] == 6
+    (row,) = figures["ours"]
+    assert row["status"] == "ok" and row["notes"] == 6
+    assert 0.0 < row["accuracy"]["binary_token"]["recall"] <= 1.0
+    assert "6 notes of gold corpus gold.jsonl" in printed
+    phi = {n.text[s.start : s.end] for n in read_jsonl(gold) for s in n.spans}
+    assert not [t for t in phi if len(t) >= 6 and t in printed]
