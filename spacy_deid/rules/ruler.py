@@ -23,6 +23,7 @@ from typing import (
     Callable,
     Dict,
     Iterable,
+    Iterator,
     List,
     NamedTuple,
     Optional,
@@ -66,9 +67,12 @@ _KNOWN_KEYS = {
     "exclude_after",
     "require_before",
     "context_window",
+    "phi_group",
 }
 _FLAGS = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL, "x": re.VERBOSE}
 SOURCE_PREFIX = "rules:"
+# The named group that holds the PHI, unless a pattern names another.
+DEFAULT_PHI_GROUP = "phi"
 
 
 @Language.factory(
@@ -136,6 +140,7 @@ class CompiledPattern:
     window: int
     scout: Optional["re.Pattern[str]"] = None
     gate: Optional[Gate] = None
+    phi_group: str = DEFAULT_PHI_GROUP
 
 
 class Candidate(NamedTuple):
@@ -201,6 +206,9 @@ def compile_pattern(pattern: PatternType, index: int) -> CompiledPattern:
     before, after = pattern.get("exclude_before"), pattern.get("exclude_after")
     required = pattern.get("require_before")
     regex = _compile(pattern["pattern"], flags, pid)
+    phi_group = pattern.get("phi_group") or DEFAULT_PHI_GROUP
+    if pattern.get("phi_group") and phi_group not in regex.groupindex:
+        raise ValueError(f"PHI pattern '{pid}' has no group named '{phi_group}'")
     return CompiledPattern(
         index=index,
         id=pid,
@@ -215,14 +223,17 @@ def compile_pattern(pattern: PatternType, index: int) -> CompiledPattern:
         window=int(pattern.get("context_window") or DEFAULT_WINDOW),
         scout=make_scout(regex),
         gate=make_gate(regex),
+        phi_group=phi_group,
     )
 
 
-def _phi_offsets(match: "re.Match[str]") -> Optional[Tuple[int, int]]:
-    """The PHI span of a match: group `phi` if defined, else the whole match,
-    without surrounding whitespace. None if empty."""
-    if "phi" in match.re.groupindex:
-        start, end = match.span("phi")
+def _phi_offsets(
+    match: "re.Match[str]", group: str = DEFAULT_PHI_GROUP
+) -> Optional[Tuple[int, int]]:
+    """The PHI span of a match: its `group` if the pattern has it, else the
+    whole match, without surrounding whitespace. None if empty."""
+    if group in match.re.groupindex:
+        start, end = match.span(group)
         if start < 0:
             return None
     else:
@@ -248,17 +259,37 @@ def _context_ok(text: str, start: int, end: int, pattern: CompiledPattern) -> bo
     return True
 
 
-def find_candidates(text: str, pattern: CompiledPattern) -> List[Candidate]:
+def find_matches(text: str, pattern: CompiledPattern) -> Iterator["re.Match[str]"]:
+    """The matches of a pattern's regex over a text (`finditer`'s, found
+    through the pattern's gate and scout).
+
+    text (str): The text, normally `doc.text`.
+    pattern (CompiledPattern): The pattern.
+    RETURNS (Iterator[re.Match[str]]): The matches, in text order.
+    """
+    return gated_finditer(pattern.regex, pattern.scout, pattern.gate, text)
+
+
+def find_candidates(
+    text: str,
+    pattern: CompiledPattern,
+    matches: Optional[Iterable["re.Match[str]"]] = None,
+) -> List[Candidate]:
     """Run one compiled pattern over a text, applying exclusions and validator.
 
     text (str): The text, normally `doc.text`.
     pattern (CompiledPattern): The pattern.
+    matches (Optional[Iterable[re.Match[str]]]): The regex's matches over the
+        text, if already found (for patterns that share a regex); None: find
+        them.
     RETURNS (List[Candidate]): The accepted hits, in text order.
     """
     validator = get_validator(pattern.validator) if pattern.validator else None
+    if matches is None:
+        matches = find_matches(text, pattern)
     found = []
-    for match in gated_finditer(pattern.regex, pattern.scout, pattern.gate, text):
-        offsets = _phi_offsets(match)
+    for match in matches:
+        offsets = _phi_offsets(match, pattern.phi_group)
         if offsets is None:
             continue
         start, end = offsets
@@ -272,6 +303,22 @@ def find_candidates(text: str, pattern: CompiledPattern) -> List[Candidate]:
             flags = result
         found.append(Candidate(start, end, pattern, tuple(flags)))
     return found
+
+
+def share_matches(patterns: Sequence[CompiledPattern]) -> List[List[CompiledPattern]]:
+    """Group patterns whose regexes are the same (source and flags), in
+    order of first appearance: their matches over a text are the same, so
+    `PhiRuler.match` finds them once per group. Patterns that mark different
+    groups of one regex as PHI (`phi_group`) share this way.
+
+    patterns (Sequence[CompiledPattern]): The patterns.
+    RETURNS (List[List[CompiledPattern]]): The groups.
+    """
+    groups: Dict[Tuple[str, int], List[CompiledPattern]] = {}
+    for pattern in patterns:
+        key = (pattern.regex.pattern, pattern.regex.flags)
+        groups.setdefault(key, []).append(pattern)
+    return list(groups.values())
 
 
 class PhiRuler(Pipe):
@@ -318,6 +365,8 @@ class PhiRuler(Pipe):
         self._default_patterns: List[PatternType] = [dict(p) for p in patterns or []]
         self._user_patterns: List[PatternType] = []
         self._compiled: List[CompiledPattern] = []
+        # The patterns grouped by regex: each group's matches are found once.
+        self._sharing: List[List[CompiledPattern]] = []
         self._compile_all()
 
     @staticmethod
@@ -371,6 +420,7 @@ class PhiRuler(Pipe):
             if keep is None or rule.label in keep or rule.label == NOT_PHI:
                 compiled.append(rule)
         self._compiled = compiled
+        self._sharing = share_matches(compiled)
 
     @property
     def overwrite_ents(self) -> bool:
@@ -486,7 +536,14 @@ class PhiRuler(Pipe):
         text = doc.text
         if not text.strip():
             return []
-        found = [c for rule in self._compiled for c in find_candidates(text, rule)]
+        found = []
+        for rules in self._sharing:
+            if len(rules) == 1:
+                found += find_candidates(text, rules[0])
+                continue
+            matches = list(find_matches(text, rules[0]))
+            for rule in rules:
+                found += find_candidates(text, rule, matches)
         return sorted(found, key=lambda c: (c.start_char, c.end_char, c.pattern.index))
 
     def set_annotations(self, doc: Doc, candidates: List[Candidate]) -> None:

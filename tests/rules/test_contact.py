@@ -107,6 +107,8 @@ NEGATIVES = [
     "see page 1234",
     "call 2-3 times",
     "BP 120/80, call 911",
+    "617-555.1212",  # two different separators
+    "617.555-1212",
 ]
 
 

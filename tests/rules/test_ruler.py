@@ -213,6 +213,52 @@ def test_phi_group_and_expand_alignment():
     assert [doc.text[c.start_char : c.end_char] for c in cands] == ["123"]
 
 
+def test_a_pattern_can_name_its_phi_group():
+    nlp = spacy.blank("en")
+    shape = r"(?P<key>[a-z]+)=(?P<value>\d+)"
+    pats = [
+        {"id": "u.value", "label": "IDNUM", "pattern": shape, "phi_group": "value"},
+        {"id": "u.key", "label": "USERNAME", "pattern": shape, "phi_group": "key"},
+    ]
+    cands = _ruler(pats).match(nlp.make_doc("a key=123 b"))
+    found = [(c.start_char, c.end_char, c.pattern.id) for c in cands]
+    assert found == [(2, 5, "u.key"), (6, 9, "u.value")]
+    with pytest.raises(ValueError, match="'u.bad' has no group named 'nope'"):
+        _ruler(
+            [{"id": "u.bad", "label": "IDNUM", "pattern": shape, "phi_group": "nope"}]
+        )
+
+
+def test_patterns_with_one_regex_share_their_matches(monkeypatch):
+    """The default patterns that share a regex (city, state and ZIP of "Boston,
+    MA 02114"; the city and state after a cue) are matched once per text, with
+    the candidates each would find alone."""
+    from spacy_deid.rules import ruler as ruler_module
+
+    ruler = PhiRuler(patterns=default_patterns())
+    groups = {tuple(p.id for p in g) for g in ruler._sharing if len(g) > 1}
+    assert ("zip.city_state", "state.before_zip", "city.before_state_zip") in groups
+    assert ("city.cued_state", "state.cued_city") in groups
+    assert sum(len(g) for g in ruler._sharing) == len(ruler)
+    text = NOTE + "\nShe moved to Tulsa, OK last year; lives in Reading, PA 19601.\n"
+    doc = spacy.blank("en").make_doc(text)
+    alone = [c for p in ruler._compiled for c in ruler_module.find_candidates(text, p)]
+    key = lambda c: (c.start_char, c.end_char, c.pattern.index)  # noqa: E731
+    calls = []
+    real = ruler_module.find_matches
+    monkeypatch.setattr(
+        ruler_module,
+        "find_matches",
+        lambda text, pattern: calls.append(pattern.id) or real(text, pattern),
+    )
+    shared = ruler.match(doc)
+    assert shared == sorted(alone, key=key)
+    assert len(calls) == len(ruler._sharing) < len(ruler)
+    assert {"Tulsa", "OK", "Reading", "PA", "19601"} <= {
+        text[c.start_char : c.end_char] for c in shared
+    }
+
+
 def test_exclusions():
     nlp = spacy.blank("en")
     pats = [

@@ -5,10 +5,13 @@ A pattern is a plain dict (JSON-serializable):
     {"id": "phone.us_paren", "label": "PHONE", "pattern": "<regex>",
      "flags": "", "priority": 70, "validator": None, "score": 0.95,
      "exclude_before": None, "exclude_after": None, "require_before": None,
-     "context_window": 30}
+     "context_window": 30, "phi_group": "phi"}
 
-If the regex has a named group `phi`, only that group is the PHI span; the
-rest of the match is required context (a cue such as `MRN:`). `exclude_before`
+If the regex has a named group `phi` (or the group that `phi_group` names),
+only that group is the PHI span; the rest of the match is required context (a
+cue such as `MRN:`). Patterns that find several PHI types in one shape ("Boston,
+MA 02114": a city, a state, a ZIP) share one regex and name different groups:
+the ruler then runs that regex once for all of them. `exclude_before`
 and `exclude_after` are regexes searched in a window of `context_window`
 characters before / after the PHI span; a hit rejects the candidate.
 `require_before` is searched in the same window before the span and must hit.
@@ -73,6 +76,7 @@ def make_pattern(
     exclude_after: Optional[str] = None,
     require_before: Optional[str] = None,
     context_window: int = DEFAULT_WINDOW,
+    phi_group: str = "phi",
 ) -> Dict:
     """Build one pattern dict; all keys are always present.
 
@@ -90,6 +94,7 @@ def make_pattern(
         "exclude_after": exclude_after,
         "require_before": require_before,
         "context_window": context_window,
+        "phi_group": phi_group,
     }
 
 

@@ -24,8 +24,10 @@ _RIGHT = r"(?![\d\-/]|\.\d)"
 
 # (416) 943-8331, (416)943-8331, +1 (416) 943 8331
 _PAREN = _CC + r"\(\d{3}\)[ \t]?\d{3}[-. \t]\d{4}" + _EXT
-# 416-943-8331, 416.943.8331, 1-800-555-1212 (same separator both times)
-_SEP = _CC + r"\d{3}(?P<sep>[-.])\d{3}(?P=sep)\d{4}" + _EXT
+# 416-943-8331, 416.943.8331, 1-800-555-1212 (same separator both times). Two
+# branches, not a group and a backreference: a pattern with a backreference gets
+# no scout (`scout.py`), and this one would then be tried at every character.
+_SEP = _CC + r"\d{3}(?:-\d{3}-|\.\d{3}\.)\d{4}" + _EXT
 # 416 943 8331: only North American area code / exchange ([2-9]xx), since
 # runs of spaced numbers are common in lab tables.
 _SPACE = _CC + r"[2-9]\d{2}[ \t][2-9]\d{2}[ \t]\d{4}" + _EXT

@@ -46,8 +46,17 @@ _ZIP = r"\d{5}(?:-\d{4})?(?![\d\-])"
 # "Main St Boston MA" gives the city "Boston".
 _CITY_WORD = r"(?!" + _CORE_SUFFIX + r"\b)(?:[A-Z][a-z]+|[A-Z]{3,})(?:['\-][A-Za-z]+)?"
 _CITY = _CITY_WORD + r"(?:[ \t]+" + _CITY_WORD + r"){0,2}"
-# "Boston, MA" / "Boston MA" / "Boston, Massachusetts" before a ZIP.
-_CITY_STATE = _CITY + r"(?:,[ \t]*|[ \t]+)" + _STATE + r"\.?,?[ \t]+"
+# "Boston, MA 02114" / "Boston MA 02114-1234" / "Boston, Massachusetts 02114",
+# with the groups `city`, `state` and `zip` (one regex for three patterns).
+_CITY_STATE_ZIP = (
+    r"\b(?P<city>"
+    + _CITY
+    + r")(?:,[ \t]*|[ \t]+)(?P<state>"
+    + _STATE
+    + r")\.?,?[ \t]+(?P<zip>"
+    + _ZIP
+    + r")"
+)
 
 
 def _loc(id: str, label: str, regex: str, **kwargs) -> dict:
@@ -57,7 +66,7 @@ def _loc(id: str, label: str, regex: str, **kwargs) -> dict:
 
 PATTERNS: List[dict] = [
     # Boston, MA 02114 / Boston MA 02114-1234 / Boston, Massachusetts 02114
-    _loc("zip.city_state", "ZIP", r"\b" + _CITY_STATE + r"(?P<phi>" + _ZIP + r")"),
+    _loc("zip.city_state", "ZIP", _CITY_STATE_ZIP, phi_group="zip"),
     # A full state name right before the ZIP: "Massachusetts 02114".
     _loc(
         "zip.state_name",
@@ -72,17 +81,9 @@ PATTERNS: List[dict] = [
         r"(?P<phi>" + _ZIP + r")",
         score=0.95,
     ),
+    _loc("state.before_zip", "STATE", _CITY_STATE_ZIP, phi_group="state", score=0.9),
     _loc(
-        "state.before_zip",
-        "STATE",
-        r"\b" + _CITY + r"(?:,[ \t]*|[ \t]+)(?P<phi>" + _STATE + r")\.?,?[ \t]+" + _ZIP,
-        score=0.9,
-    ),
-    _loc(
-        "city.before_state_zip",
-        "CITY",
-        r"\b(?P<phi>" + _CITY + r")(?:,[ \t]*|[ \t]+)" + _STATE + r"\.?,?[ \t]+" + _ZIP,
-        score=0.85,
+        "city.before_state_zip", "CITY", _CITY_STATE_ZIP, phi_group="city", score=0.85
     ),
     # Room 412B / Rm. 7 / room #12-2 (the number only; "room air" has none)
     _loc(
@@ -163,8 +164,9 @@ _PLACE_END = (
 )
 
 
-def _city_state(city: str, state: str) -> str:
-    """`<cue> City, ST` with the groups named `city` and `state`."""
+def _city_state() -> str:
+    """`<cue> City, ST` with the groups `city` and `st` (one regex for the
+    city and the state patterns; `validators.place_cue` reads `st`)."""
     return (
         r"(?:"
         + _CUE
@@ -172,13 +174,9 @@ def _city_state(city: str, state: str) -> str:
         + _STREET_CUE
         + r"|"
         + _FACILITY_CUE
-        + r")(?P<"
-        + city
-        + r">"
+        + r")(?P<city>"
         + _PLACE
-        + r"),[ \t]*(?P<"
-        + state
-        + r">"
+        + r"),[ \t]*(?P<st>"
         + _STATE
         + r")"
         + _PLACE_END
@@ -203,16 +201,18 @@ PATTERNS += [
     _loc(
         "city.cued_state",
         "CITY",
-        _city_state("phi", "st"),
+        _city_state(),
         flags="m",
+        phi_group="city",
         validator="place_cue",
         score=0.85,
     ),
     _loc(
         "state.cued_city",
         "STATE",
-        _city_state("city", "phi"),
+        _city_state(),
         flags="m",
+        phi_group="st",
         validator="place_cue",
         score=0.85,
     ),
