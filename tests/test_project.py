@@ -187,6 +187,9 @@ def test_project_trained(project, ner, pipeline, metrics, labels):
         assert "phi_surrogates" in nlp.pipe_names
         assert labels <= set(nlp.get_pipe("phi_ner").labels)
     check_scores(project / "metrics" / metrics)
+    if ner == "ner_en":  # the hand-written notes outside the generator
+        scores = check_scores(project / "metrics" / "en_handwritten_scores.json")
+        assert scores["binary_token"]["micro"]["recall"] > 0.0
 
 
 @pytest.mark.parametrize("package", ["en_deid", "es_deid_meddocan"])
