@@ -4,16 +4,63 @@
 `nlp.to_disk` writes their `cfg` as JSON (file "cfg") and loading passes the
 stored settings to the component's `_load_cfg`, which validates them (a missing
 key keeps its current value, so pipelines saved before a setting existed load).
+
+Settings given when the pipeline is loaded (`spacy.load(path, config={...})`)
+win over the stored ones: `load_overrides` finds them, and every component of
+this package leaves them out of the stored cfg it applies.
 """
 
 from pathlib import Path
-from typing import Any, Dict, Iterable, TypeVar, Union
+from typing import Any, Dict, Iterable, Set, TypeVar, Union
 
 import srsly
 from spacy import util
 from spacy.util import SimpleFrozenList, ensure_path
 
 T = TypeVar("T", bound="CfgSerializable")
+
+
+def load_overrides(path: Union[str, Path], current: Dict[str, Any]) -> Set[str]:
+    """The settings that a component being loaded from `path` (a directory
+    or file that `nlp.to_disk` wrote, named after the component) was built
+    with other values than its saved pipeline's config.cfg holds: the
+    overrides given to `spacy.load(path, config=...)`. The component keeps
+    these values instead of its stored cfg's, which would otherwise undo
+    them silently (a stricter `keep_ages_under_90 = false` ignored, say).
+    Without a config.cfg above `path` (a component saved on its own) there
+    are none.
+
+    path (Union[str, Path]): What the component's `from_disk` was given.
+    current (Dict[str, Any]): The component's settings before loading.
+    RETURNS (Set[str]): The overridden keys of `current`.
+    """
+    path = Path(path)
+    config_path = path.parent / "config.cfg"
+    if not config_path.is_file():
+        return set()
+    try:
+        config = util.load_config(config_path, interpolate=False)
+        saved = config["components"][path.name]
+    except (KeyError, TypeError, ValueError, OSError):
+        return set()
+    return {
+        key
+        for key, value in current.items()
+        if key in saved and _plain(saved[key]) != _plain(value)
+    }
+
+
+def _plain(value: Any) -> Any:
+    """A value in JSON form (tuples as lists), for comparing settings."""
+    try:
+        return srsly.json_loads(srsly.json_dumps(value, sort_keys=True))
+    except (TypeError, ValueError):
+        return value
+
+
+def without(cfg: Dict[str, Any], keys: Set[str]) -> Dict[str, Any]:
+    """The stored `cfg` without the `keys` (the load-time overrides)."""
+    return {key: value for key, value in cfg.items() if key not in keys}
 
 
 class CfgSerializable:
@@ -69,9 +116,11 @@ class CfgSerializable:
         RETURNS: The component.
         """
 
+        overrides = load_overrides(path, self.cfg)
+
         def load(p: Path) -> None:
             if p.exists():
-                self._load_cfg(srsly.read_json(p))
+                self._load_cfg(without(srsly.read_json(p), overrides))
 
         util.from_disk(ensure_path(path), {"cfg": load}, exclude)
         return self

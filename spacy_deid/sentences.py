@@ -37,6 +37,8 @@ from spacy.language import Language
 from spacy.tokens import Doc, Token
 from spacy.training import Example
 
+from .cfg_io import load_overrides
+
 # Titles and abbreviations after which a period does not end a sentence.
 # Compared case-insensitively, without the final period.
 DEFAULT_ABBREVIATIONS = [
@@ -357,14 +359,17 @@ class ClinicalSentencizer:
     def from_disk(
         self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()
     ) -> "ClinicalSentencizer":
-        """Load the settings from a JSON file.
+        """Load the settings from a JSON file, except those given when the
+        pipeline is loaded (`cfg_io.load_overrides`).
 
         path (Union[str, Path]): A file path.
         exclude (Iterable[str]): Unused; for API compatibility.
         RETURNS (ClinicalSentencizer): The loaded object.
         """
-        path = Path(path).with_suffix(".json")
-        self._load_config(srsly.read_json(path))
+        current = self._config()
+        overrides = load_overrides(path, current)
+        stored = srsly.read_json(Path(path).with_suffix(".json"))
+        self._load_config({**stored, **{key: current[key] for key in overrides}})
         return self
 
 

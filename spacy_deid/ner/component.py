@@ -47,6 +47,7 @@ from spacy.vocab import Vocab
 from thinc.api import Config, Model, Optimizer, set_dropout_rate
 from thinc.types import Floats2d
 
+from ..cfg_io import load_overrides
 from ..extensions import install_extensions
 from ..labels import NOT_PHI_KEY
 from ..scorers import PHI_SCORE_WEIGHTS, score_phi
@@ -630,13 +631,17 @@ class PhiEntityRecognizer(TrainablePipe):
         self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()
     ) -> "PhiEntityRecognizer":
         """Load the component from a directory (missing settings as in
-        `from_bytes`).
+        `from_bytes`; settings given when the pipeline is loaded win over the
+        stored ones: `cfg_io.load_overrides`).
 
         path (Union[str, Path]): The directory.
         exclude (Iterable[str]): Serialization fields to leave out.
         RETURNS (PhiEntityRecognizer): The loaded component.
         """
+        before = dict(self.cfg)
+        overrides = load_overrides(path, before)
         super().from_disk(path, exclude=exclude)
+        self.cfg.update({key: before[key] for key in overrides})
         _fill_defaults(self.cfg)
         _check_cfg(self.cfg)
         return self

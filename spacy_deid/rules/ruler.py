@@ -41,6 +41,7 @@ from spacy.tokens import Doc, Span, SpanGroup
 from spacy.training import Example
 from spacy.util import SimpleFrozenList, ensure_path
 
+from ..cfg_io import load_overrides, without
 from ..corpus.labelmaps import LABEL_MAP_NAMES, LabelMap, get_label_map
 from ..extensions import install_extensions
 from ..labels import LABELS, NOT_PHI_KEY, normalize_label
@@ -679,14 +680,21 @@ class PhiRuler(Pipe):
     def from_disk(
         self, path: Union[str, Path], *, exclude: Iterable[str] = SimpleFrozenList()
     ) -> "PhiRuler":
-        """Load the cfg and the user-added patterns from a directory.
+        """Load the cfg (except the settings given when the pipeline is
+        loaded: `cfg_io.load_overrides`) and the user-added patterns from a
+        directory.
 
         path (Union[str, Path]): A directory written by `to_disk`.
         RETURNS (PhiRuler): The ruler.
         """
         path = ensure_path(path)
+        overrides = load_overrides(path, self.cfg)
         deserializers = {
-            "cfg": lambda p: self._load_cfg(srsly.read_json(p)) if p.exists() else None,
+            "cfg": lambda p: (
+                self._load_cfg(without(srsly.read_json(p), overrides))
+                if p.exists()
+                else None
+            ),
             "patterns": lambda p: self._load_patterns(
                 srsly.read_jsonl(p.with_suffix(".jsonl"))
                 if p.with_suffix(".jsonl").exists()

@@ -28,6 +28,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 from spacy.util import ensure_path
 
+from ..cfg_io import load_overrides, without
 from ..corpus.labelmaps import LabelMap, get_label_map
 from ..extensions import get_patient, install_extensions
 from ..labels import normalize_label
@@ -499,13 +500,15 @@ class PhiSurrogates:
     def from_disk(
         self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()
     ) -> "PhiSurrogates":
-        """Load the settings from `path/cfg`; the key is kept as it is.
+        """Load the settings from `path/cfg`, except those given when the
+        pipeline is loaded (`cfg_io.load_overrides`); the key is kept as it is.
 
         RETURNS (PhiSurrogates): The component.
         """
         cfg_path = ensure_path(path) / "cfg"
         if cfg_path.exists():
-            self._load_cfg(srsly.read_json(cfg_path))
+            overrides = load_overrides(path, self.cfg)
+            self._load_cfg(without(srsly.read_json(cfg_path), overrides))
         return self
 
     def _load_cfg(self, cfg: Dict[str, Any]) -> None:
