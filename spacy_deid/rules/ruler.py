@@ -208,7 +208,7 @@ def compile_pattern(pattern: PatternType, index: int) -> CompiledPattern:
     required = pattern.get("require_before")
     regex = _compile(pattern["pattern"], flags, pid)
     phi_group = pattern.get("phi_group") or DEFAULT_PHI_GROUP
-    if pattern.get("phi_group") and phi_group not in regex.groupindex:
+    if phi_group != DEFAULT_PHI_GROUP and phi_group not in regex.groupindex:
         raise ValueError(f"PHI pattern '{pid}' has no group named '{phi_group}'")
     return CompiledPattern(
         index=index,

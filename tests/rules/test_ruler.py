@@ -223,6 +223,12 @@ def test_a_pattern_can_name_its_phi_group():
     cands = _ruler(pats).match(nlp.make_doc("a key=123 b"))
     found = [(c.start_char, c.end_char, c.pattern.id) for c in cands]
     assert found == [(2, 5, "u.key"), (6, 9, "u.value")]
+    # The default group may be absent: then the whole match is the PHI.
+    whole = [{"id": "u.w", "label": "IDNUM", "pattern": r"\d+", "phi_group": "phi"}]
+    assert [
+        (c.start_char, c.end_char)
+        for c in _ruler(whole).match(nlp.make_doc("a key=123 b"))
+    ] == [(6, 9)]
     with pytest.raises(ValueError, match="'u.bad' has no group named 'nope'"):
         _ruler(
             [{"id": "u.bad", "label": "IDNUM", "pattern": shape, "phi_group": "nope"}]
