@@ -28,7 +28,7 @@ from thinc.api import Model, glorot_uniform_init
 from thinc.types import Padded
 
 from ._unique import distinct_rows
-from ._with_packed import Packed
+from ._with_packed import Packed, step_offsets
 
 Cache = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 InT = Union[Padded, Packed]
@@ -80,11 +80,6 @@ def _steps(T: int, reverse: bool) -> range:
     return range(T - 1, -1, -1) if reverse else range(T)
 
 
-def _offsets(size_at_t: np.ndarray) -> np.ndarray:
-    """Start of each time step in the packed rows, plus the total."""
-    return np.concatenate([[0], np.cumsum(size_at_t)]).astype("i8")
-
-
 def _pack(X: np.ndarray, size_at_t: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     """(T, B, F) padded -> (N, F) packed: step t's running rows, in order."""
     out = np.empty((offsets[-1], X.shape[2]), dtype="f4")
@@ -131,7 +126,7 @@ def _run(
         step sizes.
     """
     nH = proj.shape[1] // 4
-    offsets = _offsets(size_at_t)
+    offsets = step_offsets(size_at_t)
     B = int(size_at_t[0]) if len(size_at_t) else 0
     H = np.empty((proj.shape[0], nH), dtype="f4")
     C = np.empty((proj.shape[0], nH), dtype="f4")
@@ -170,7 +165,7 @@ def _predict(
     in one set of array operations on (2, n, ...) arrays. Only the distinct
     input rows are projected (`_unique.distinct_rows`)."""
     nH = Wh.shape[2]
-    offsets = _offsets(size_at_t)
+    offsets = step_offsets(size_at_t)
     N = int(offsets[-1])
     B = int(size_at_t[0]) if len(size_at_t) else 0
     distinct, index = distinct_rows(X)
@@ -207,7 +202,7 @@ def _backprop(
     gates, C, H, size_at_t = cache
     T = len(size_at_t)
     nH = H.shape[1]
-    offsets = _offsets(size_at_t)
+    offsets = step_offsets(size_at_t)
     B = int(size_at_t[0]) if T else 0
     d_proj = np.empty(gates.shape, dtype="f4")
     dWh = np.zeros(Wh.shape, dtype="f4")
@@ -245,7 +240,7 @@ def forward(model: Model[InT, InT], X: InT, is_train: bool) -> Tuple[InT, Callab
     if isinstance(X, Packed):
         return _forward_packed(model, X, is_train)
     size_at_t = np.asarray(X.size_at_t)
-    offsets = _offsets(size_at_t)
+    offsets = step_offsets(size_at_t)
     B = X.data.shape[1]
     Y, backprop_packed = _forward_packed(
         model, Packed(_pack(X.data, size_at_t, offsets), size_at_t), is_train

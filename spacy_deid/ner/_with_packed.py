@@ -60,14 +60,18 @@ def init(model: Model[InT, InT], X=None, Y=None) -> None:
     model.layers[0].initialize(X=pack(X, packing(X)) if X else None)
 
 
+def step_offsets(size_at_t: np.ndarray) -> np.ndarray:
+    """Start of each time step's rows in a packed array, plus the total."""
+    return np.concatenate([[0], np.cumsum(size_at_t)]).astype("i8")
+
+
 def packing(Xs: InT) -> Packing:
     """The packed layout of sequences of these lengths."""
     lengths = np.asarray([len(X) for X in Xs], dtype="i8")
     order = np.argsort(-lengths, kind="stable")
     T = int(lengths.max()) if len(lengths) else 0
     size_at_t = (lengths[:, None] > np.arange(T)[None, :]).sum(axis=0)
-    offsets = np.concatenate([[0], np.cumsum(size_at_t)]).astype("i8")
-    return Packing(order, size_at_t, offsets)
+    return Packing(order, size_at_t, step_offsets(size_at_t))
 
 
 def pack(Xs: InT, layout: Packing, dtype: str = "f4") -> Packed:
