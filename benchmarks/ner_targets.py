@@ -38,6 +38,7 @@ the top): run it, don't assert on it in tests. No note text is printed.
 """
 
 import argparse
+import importlib.metadata
 import json
 import os
 import platform
@@ -471,7 +472,17 @@ def machine_info() -> Dict[str, Any]:
         "python": platform.python_version(),
         "spacy": spacy.__version__,
         "spacy_deid": spacy_deid.__version__,
+        "rules_prefilter": rules_prefilter(),
     }
+
+
+def rules_prefilter() -> str:
+    """What rules out patterns before `re` runs them (`rules/prefilter.py`)."""
+    from spacy_deid.rules.prefilter import available
+
+    if not available():
+        return "none (Hyperscan not installed)"
+    return f"Hyperscan {importlib.metadata.version('hyperscan')}"
 
 
 def header(command: str, machine: Dict[str, Any]) -> str:
@@ -482,7 +493,8 @@ def header(command: str, machine: Dict[str, Any]) -> str:
             f"machine: {machine['cpu_count']} CPUs ({machine['cpus_usable']} usable), "
             f"{machine['cpu_model']}, load avg {machine['load_avg_1_5_15']}",
             f"         {machine['platform']}, Python {machine['python']}, "
-            f"spaCy {machine['spacy']}, spacy-deid {machine['spacy_deid']}",
+            f"spaCy {machine['spacy']}, spacy-deid {machine['spacy_deid']}, "
+            f"rules prefilter: {machine.get('rules_prefilter')}",
         ]
     )
 

@@ -19,6 +19,15 @@ REPEATS = tuple(
     if op is not None
 )
 ATOMIC = getattr(sre, "ATOMIC_GROUP", None)  # (?>...), 3.11+
+# The escape of each category a set can hold, as the parser writes them.
+CATEGORY_ESCAPES = {
+    sre.CATEGORY_DIGIT: r"\d",
+    sre.CATEGORY_NOT_DIGIT: r"\D",
+    sre.CATEGORY_SPACE: r"\s",
+    sre.CATEGORY_NOT_SPACE: r"\S",
+    sre.CATEGORY_WORD: r"\w",
+    sre.CATEGORY_NOT_WORD: r"\W",
+}
 
 
 @lru_cache(maxsize=1024)
@@ -34,4 +43,4 @@ def combine_flags(flags: int, add_flags: int, del_flags: int) -> int:
     return sre_compile._combine_flags(flags, add_flags, del_flags)
 
 
-__all__ = ["ATOMIC", "REPEATS", "combine_flags", "parse", "sre"]
+__all__ = ["ATOMIC", "CATEGORY_ESCAPES", "REPEATS", "combine_flags", "parse", "sre"]

@@ -13,6 +13,8 @@ scheme (MEDDOCAN); NOT_PHI spans are never mapped.
 A pattern runs through its gate (`gate.py`: only on the lines that hold a
 string every match needs) and its scout (`scout.py`: only at the characters a
 match can start with) where it has them: the same matches as `finditer`.
+With Hyperscan installed, a prefilter (`prefilter.py`) first rules out, in
+one scan of the text, the patterns that cannot match it.
 """
 
 import re
@@ -48,6 +50,7 @@ from ..labels import LABELS, NOT_PHI_KEY, normalize_label
 from .patterns._common import DEFAULT_WINDOW
 from .patterns.negatives import NOT_PHI
 from .gate import Gate, finditer as gated_finditer, make_gate
+from .prefilter import Prefilter
 from .scout import make_scout
 from .validators import VALIDATORS, get_validator
 
@@ -85,6 +88,7 @@ DEFAULT_PHI_GROUP = "phi"
         "overwrite_ents": False,
         "spans_key": DEFAULT_SPANS_KEY,
         "label_map": None,
+        "prefilter": True,
         "scorer": None,
     },
 )
@@ -96,6 +100,7 @@ def make_phi_rules(
     overwrite_ents: bool,
     spans_key: Optional[str],
     label_map: Optional[str],
+    prefilter: bool,
     scorer: Optional[Callable],
 ) -> "PhiRuler":
     """Create a PhiRuler (factory "phi_rules").
@@ -111,6 +116,9 @@ def make_phi_rules(
     label_map (Optional[str]): Name of a label map (`LABEL_MAP_NAMES`, e.g.
         "i2b22meddocan") applied to the label of every emitted span; spans
         whose label maps to None are dropped. None keeps the i2b2 labels.
+    prefilter (bool): Whether to rule out, with one Hyperscan scan per text,
+        the patterns that cannot match it (`prefilter.py`). The same output
+        either way; without Hyperscan installed it has no effect.
     scorer (Optional[Callable]): The scoring method.
     """
     return PhiRuler(
@@ -120,6 +128,7 @@ def make_phi_rules(
         overwrite_ents=overwrite_ents,
         spans_key=spans_key,
         label_map=label_map,
+        prefilter=prefilter,
         scorer=scorer,
     )
 
@@ -340,6 +349,7 @@ class PhiRuler(Pipe):
         overwrite_ents: bool = False,
         spans_key: Optional[str] = DEFAULT_SPANS_KEY,
         label_map: Optional[str] = None,
+        prefilter: bool = True,
         scorer: Optional[Callable] = None,
     ) -> None:
         """Initialize the ruler.
@@ -351,6 +361,7 @@ class PhiRuler(Pipe):
         overwrite_ents (bool): Let rule spans replace overlapping entities.
         spans_key (Optional[str]): doc.spans key for all candidates, or None.
         label_map (Optional[str]): Label map name applied to emitted labels.
+        prefilter (bool): Rule out patterns with Hyperscan where installed.
         scorer (Optional[Callable]): The scoring method.
         """
         install_extensions()
@@ -361,6 +372,7 @@ class PhiRuler(Pipe):
             "overwrite_ents": bool(overwrite_ents),
             "spans_key": spans_key,
             "label_map": self._check_label_map(label_map),
+            "prefilter": bool(prefilter),
         }
         self._label_map: Optional[LabelMap] = get_label_map(label_map)
         self._default_patterns: List[PatternType] = [dict(p) for p in patterns or []]
@@ -368,6 +380,8 @@ class PhiRuler(Pipe):
         self._compiled: List[CompiledPattern] = []
         # The patterns grouped by regex: each group's matches are found once.
         self._sharing: List[List[CompiledPattern]] = []
+        # Rules out the groups that cannot match a text (None: not asked for).
+        self._prefilter: Optional[Prefilter] = None
         self._compile_all()
 
     @staticmethod
@@ -422,6 +436,11 @@ class PhiRuler(Pipe):
                 compiled.append(rule)
         self._compiled = compiled
         self._sharing = share_matches(compiled)
+        self._prefilter = (
+            Prefilter([rules[0].regex for rules in self._sharing])
+            if self.cfg["prefilter"]
+            else None
+        )
 
     @property
     def overwrite_ents(self) -> bool:
@@ -537,8 +556,11 @@ class PhiRuler(Pipe):
         text = doc.text
         if not text.strip():
             return []
+        may_match = self._prefilter.may_match(text) if self._prefilter else None
         found = []
-        for rules in self._sharing:
+        for index, rules in enumerate(self._sharing):
+            if may_match is not None and index not in may_match:
+                continue
             if len(rules) == 1:
                 found += find_candidates(text, rules[0])
                 continue
@@ -659,6 +681,7 @@ class PhiRuler(Pipe):
             "patterns": lambda b: self._load_patterns(srsly.json_loads(b)),
         }
         util.from_bytes(bytes_data, deserializers, exclude)
+        self._build_prefilter()
         return self
 
     def to_disk(
@@ -702,7 +725,13 @@ class PhiRuler(Pipe):
             ),
         }
         util.from_disk(path, deserializers, exclude)
+        self._build_prefilter()
         return self
+
+    def _build_prefilter(self) -> None:
+        """Build the prefilter's database while loading, not on the first doc."""
+        if self._prefilter is not None:
+            self._prefilter.build()
 
     def _load_cfg(self, cfg: Dict[str, Any]) -> None:
         # Validate before applying, so that a bad cfg leaves the ruler as it
@@ -711,6 +740,7 @@ class PhiRuler(Pipe):
         merged = {**self.cfg, **cfg}
         merged["labels"] = self._check_labels(merged.get("labels"))
         merged["label_map"] = self._check_label_map(merged.get("label_map"))
+        merged["prefilter"] = bool(merged.get("prefilter", True))
         self.cfg = merged
         self._label_map = get_label_map(merged["label_map"])
         self._compile_all()

@@ -24,19 +24,11 @@ import re
 from functools import lru_cache
 from typing import Iterator, List, Optional, Set, Tuple
 
-from ._sre import ATOMIC, REPEATS, combine_flags, parse, sre
+from ._sre import ATOMIC, CATEGORY_ESCAPES, REPEATS, combine_flags, parse, sre
 from .patterns._common import case_folds
 
 
 _ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
-_CATEGORIES = {
-    sre.CATEGORY_DIGIT: r"\d",
-    sre.CATEGORY_NOT_DIGIT: r"\D",
-    sre.CATEGORY_SPACE: r"\s",
-    sre.CATEGORY_NOT_SPACE: r"\S",
-    sre.CATEGORY_WORD: r"\w",
-    sre.CATEGORY_NOT_WORD: r"\W",
-}
 # An item of S: a character, a (low, high) range, or a category escape.
 Item = Tuple[str, object]
 
@@ -159,7 +151,7 @@ def _char_items(op: object, av: object, flags: int) -> List[Item]:
             low, high = item_av
             for code in range(low, high + 1):
                 items += [("char", c) for c in _case_variants(code, flags)]
-        elif item_op is sre.CATEGORY and item_av in _CATEGORIES:
+        elif item_op is sre.CATEGORY and item_av in CATEGORY_ESCAPES:
             items.append(("category", item_av))
         else:
             raise _Unknown
@@ -188,5 +180,5 @@ def _char_class(items: List[Item]) -> str:
         elif kind == "range":
             parts.add("\\U%08x-\\U%08x" % value)  # type: ignore[str-format]
         else:
-            parts.add(_CATEGORIES[value])
+            parts.add(CATEGORY_ESCAPES[value])
     return "[" + "".join(sorted(parts)) + "]"

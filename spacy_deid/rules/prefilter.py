@@ -1,0 +1,389 @@
+"""The prefilter: one Hyperscan pass that rules out the patterns that cannot
+match a text, so that `re` runs only the others.
+
+With ~100 patterns the ruler runs ~100 scans of `re` over each note, though
+most patterns match nothing in most notes. Hyperscan (Intel's multi-pattern
+regex engine; `pip install spacy-deid[fast]`) scans a text once for all of
+them. It is a prefilter only: every match still comes from `re`, so the
+ruler's output is the same with and without it, and without Hyperscan (not
+installed, another CPU architecture) every pattern runs as before.
+
+Why a pattern that the prefilter rules out has no match:
+
+- Its prefilter regex (`prefilter_regex`) matches in every text where the
+  pattern matches. It is written from `re`'s own parse tree: every character
+  the pattern reads becomes an explicit byte set (the exact ASCII characters
+  `re` matches there, tested against `re` itself); a leading lookbehind and a
+  trailing lookahead are read as text before and after the match, the other
+  lookarounds, `\\b` and anchors are dropped; lazy, possessive and atomic
+  parts become plain ones, a backreference its group, a conditional both its
+  branches, and counted repeats with a large maximum become open-ended.
+  Hyperscan compiles it in prefilter mode (`HS_FLAG_PREFILTER`), which may
+  widen it further but never narrows it.
+- The text is scanned as ASCII bytes, one per character, with "?" for each
+  character outside ASCII; every byte set that can match a character outside
+  ASCII also matches "?". Offsets therefore agree, and no match is lost to
+  the encoding.
+- A pattern that cannot be written so, or that Hyperscan rejects, is never
+  ruled out. If a scan fails, no pattern is.
+
+The Hyperscan database takes about 2 s to build for the English patterns. A
+ruler builds it when it is loaded from disk or bytes, otherwise on first use;
+it is not pickled, so a pipeline sent to "spawn" worker processes rebuilds it
+there on first use. Each thread scans with its own scratch space.
+"""
+
+import re
+import threading
+from functools import lru_cache
+from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
+
+from ._sre import ATOMIC, CATEGORY_ESCAPES, REPEATS, combine_flags, parse, sre
+from .patterns._common import FOLD_EXTRA
+
+try:
+    import hyperscan
+except ImportError:  # the [fast] extra is not installed, or not on this CPU
+    hyperscan = None
+
+ASCII_CODES = range(128)
+# The byte that stands for every character outside ASCII in a scanned text.
+PLACEHOLDER = ord("?")
+# A branch whose prefilter regex is longer than this is replaced by the set of
+# characters it can read, repeated: Hyperscan compiles long alternations of
+# words slowly, or not at all ("Pattern length exceeds limit").
+MAX_BRANCH = 1500
+# Counted repeats with a larger maximum become open-ended, which Hyperscan
+# compiles faster.
+MAX_COUNT = 6
+_ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
+_SET_FLAGS = re.IGNORECASE | re.ASCII | re.DOTALL
+# The ASCII letters that case-blind `re` pairs with characters outside ASCII
+# ("K" the Kelvin sign, "ſ", "İ", "ı": `patterns._common.FOLD_EXTRA`).
+_FOLDED = frozenset(ord(c) for c in "".join(FOLD_EXTRA) + "".join(FOLD_EXTRA).upper())
+_SAFE = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+
+
+class Untranslatable(Exception):
+    """A pattern has a part the prefilter cannot write as a superset."""
+
+
+def available() -> bool:
+    """Whether Hyperscan is installed, so that prefilters can be built."""
+    return hyperscan is not None
+
+
+def prefilter_regex(pattern: str, flags: int = 0) -> Optional[str]:
+    """A Hyperscan regex over ASCII bytes that matches in every text (as
+    `scan_bytes` gives it) where the pattern matches, and maybe in others;
+    None where the pattern has a part it cannot write so.
+
+    pattern (str): The pattern's source, as given to `re.compile`.
+    flags (int): Its `re` flags.
+    RETURNS (Optional[str]): The prefilter regex.
+    """
+    try:
+        tree = parse(pattern, flags)
+        if tree.getwidth()[0] == 0:  # Hyperscan rejects empty matches
+            return None
+        return _Writer().sequence(with_edges(list(tree.data)), tree.state.flags)
+    except (Untranslatable, re.error, RecursionError):
+        return None
+
+
+def with_edges(data: list) -> list:
+    """A pattern's top-level nodes with its first lookbehind read as text
+    before the match, if no node before it consumes any, and its last
+    lookahead read as text after it, if none after it does. A match then
+    still means that the text holds a match of the prefilter regex (around
+    the match, not at its offsets), and the cues that patterns put in
+    lookarounds ("at 14:00" after a date) narrow the prefilter."""
+    data = list(data)
+    for i, (op, av) in enumerate(data):
+        if op not in _ZERO_WIDTH:
+            break
+        if op is sre.ASSERT and av[0] < 0:
+            data[i] = (sre.SUBPATTERN, (None, 0, 0, av[1]))
+            break
+    for i in range(len(data) - 1, -1, -1):
+        op, av = data[i]
+        if op not in _ZERO_WIDTH:
+            break
+        if op is sre.ASSERT and av[0] > 0:
+            data[i] = (sre.SUBPATTERN, (None, 0, 0, av[1]))
+            break
+    return data
+
+
+class _Writer:
+    """Writes a parse tree as a prefilter regex (one per pattern: it keeps
+    the groups written so far, for backreferences)."""
+
+    def __init__(self) -> None:
+        self.groups: Dict[int, str] = {}
+
+    def sequence(self, data: list, flags: int) -> str:
+        return "".join(self.node(op, av, flags) for op, av in data)
+
+    def node(self, op: Any, av: Any, flags: int) -> str:
+        if op in _ZERO_WIDTH:
+            return ""
+        if op in (sre.LITERAL, sre.NOT_LITERAL, sre.ANY, sre.IN):
+            return byte_class(char_set(op, av, flags))
+        if op is sre.SUBPATTERN:
+            group, add_flags, del_flags, sub = av
+            scoped = combine_flags(flags, add_flags, del_flags)
+            written = "(?:" + self.sequence(sub.data, scoped) + ")"
+            if group is not None:
+                self.groups[group] = written
+            return written
+        if op is sre.BRANCH:
+            return self.branch(av[1], flags)
+        if op in REPEATS:
+            low, high, sub = av
+            body = "(?:" + self.sequence(sub.data, flags) + ")"
+            if high >= sre.MAXREPEAT or high > MAX_COUNT:
+                return body + "{%d,}" % low
+            return body + "{%d,%d}" % (low, high)
+        if ATOMIC is not None and op is ATOMIC:
+            return "(?:" + self.sequence(av.data, flags) + ")"
+        if op is sre.GROUPREF:
+            # The same string as the group, but case-blind it may differ.
+            if av in self.groups and not flags & re.IGNORECASE:
+                return self.groups[av]
+            return byte_class(set(ASCII_CODES)) + "*"
+        if op is sre.GROUPREF_EXISTS:
+            _, yes, no = av
+            other = self.sequence(no.data, flags) if no is not None else ""
+            return "(?:" + self.sequence(yes.data, flags) + "|" + other + ")"
+        raise Untranslatable(str(op))
+
+    def branch(self, alternatives: list, flags: int) -> str:
+        written = (
+            "(?:" + "|".join(self.sequence(a.data, flags) for a in alternatives) + ")"
+        )
+        if len(written) <= MAX_BRANCH:
+            return written
+        codes: Set[int] = set()
+        for alternative in alternatives:
+            codes |= read_set(alternative.data, flags)
+        shortest = min(alternative.getwidth()[0] for alternative in alternatives)
+        return byte_class(codes) + "{%d,}" % shortest
+
+
+def read_set(data: list, flags: int) -> Set[int]:
+    """Every byte a part of a pattern can read (see `char_set`)."""
+    codes: Set[int] = set()
+    for op, av in data:
+        if op in _ZERO_WIDTH:
+            continue
+        if op in (sre.LITERAL, sre.NOT_LITERAL, sre.ANY, sre.IN):
+            codes |= char_set(op, av, flags)
+        elif op is sre.SUBPATTERN:
+            _, add_flags, del_flags, sub = av
+            codes |= read_set(sub.data, combine_flags(flags, add_flags, del_flags))
+        elif op is sre.BRANCH:
+            for alternative in av[1]:
+                codes |= read_set(alternative.data, flags)
+        elif op in REPEATS:
+            codes |= read_set(av[2].data, flags)
+        elif ATOMIC is not None and op is ATOMIC:
+            codes |= read_set(av.data, flags)
+        else:  # backreferences, conditionals: anything
+            return set(ASCII_CODES)
+    return codes
+
+
+def char_set(op: Any, av: Any, flags: int) -> Set[int]:
+    """The bytes a one-character node can match in a scanned text: the ASCII
+    characters `re` matches there, and `PLACEHOLDER` if it may match a
+    character outside ASCII."""
+    if op is sre.LITERAL:
+        source, outside = "\\U%08x" % av, av > 127
+    elif op is sre.NOT_LITERAL:
+        source, outside = "[^\\U%08x]" % av, True
+    elif op is sre.ANY:
+        source, outside = ".", True
+    else:
+        source, outside = _set_source(av)
+    codes = set(_ascii_matches(source, flags & _SET_FLAGS))
+    if outside or (flags & re.IGNORECASE and not flags & re.ASCII and codes & _FOLDED):
+        codes.add(PLACEHOLDER)
+    return codes
+
+
+def _set_source(items: list) -> Tuple[str, bool]:
+    """A set's source for `re`, and whether it may match outside ASCII."""
+    parts, outside = [], False
+    for op, av in items:
+        if op is sre.NEGATE:
+            parts.insert(0, "^")
+            outside = True
+        elif op is sre.LITERAL:
+            parts.append("\\U%08x" % av)
+            outside = outside or av > 127
+        elif op is sre.RANGE:
+            parts.append("\\U%08x-\\U%08x" % av)
+            outside = outside or av[1] > 127
+        elif op is sre.CATEGORY and av in CATEGORY_ESCAPES:
+            parts.append(CATEGORY_ESCAPES[av])
+            outside = True
+        else:
+            raise Untranslatable(str(op))
+    return "[" + "".join(parts) + "]", outside
+
+
+@lru_cache(maxsize=4096)
+def _ascii_matches(source: str, flags: int) -> Tuple[int, ...]:
+    """The ASCII characters a one-character regex matches, asked of `re`."""
+    regex = re.compile(source, flags)
+    return tuple(c for c in ASCII_CODES if regex.fullmatch(chr(c)))
+
+
+def byte_class(codes: Set[int]) -> str:
+    """A Hyperscan byte set (or a single byte) for a set of codes."""
+    ordered = sorted(codes)
+    if len(ordered) == 1:
+        return _byte(ordered[0])
+    parts, i = [], 0
+    while i < len(ordered):
+        j = i
+        while j + 1 < len(ordered) and ordered[j + 1] == ordered[j] + 1:
+            j += 1
+        parts.append(_byte(ordered[i]) + ("-" + _byte(ordered[j]) if j > i else ""))
+        i = j + 1
+    return "[" + "".join(parts) + "]"
+
+
+def _byte(code: int) -> str:
+    return chr(code) if code in _SAFE else "\\x%02x" % code
+
+
+def scan_bytes(text: str) -> bytes:
+    """A text as the prefilter scans it: one ASCII byte per character."""
+    return text.encode("ascii", "replace")
+
+
+class Prefilter:
+    """Which of a list of regexes may match a text, found in one scan."""
+
+    def __init__(self, regexes: Sequence["re.Pattern[str]"]) -> None:
+        """regexes (Sequence[re.Pattern[str]]): The regexes, by index."""
+        self._regexes = list(regexes)
+        self._reset()
+
+    def _reset(self) -> None:
+        self._lock = threading.Lock()
+        self._local = threading.local()
+        self._built = False
+        self._database: Any = None
+        # Indices the database does not cover: they may always match.
+        self._uncovered: FrozenSet[int] = frozenset(range(len(self._regexes)))
+
+    def __getstate__(self) -> Dict[str, Any]:
+        return {"regexes": self._regexes}
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self._regexes = state["regexes"]
+        self._reset()
+
+    @property
+    def covered(self) -> FrozenSet[int]:
+        """The indices the prefilter can rule out (builds it if needed)."""
+        self.build()
+        return frozenset(range(len(self._regexes))) - self._uncovered
+
+    def may_match(self, text: str) -> Optional[Set[int]]:
+        """The indices of the regexes that may match the text; None where
+        any may (no Hyperscan, nothing covered, or the scan failed).
+
+        text (str): The text.
+        RETURNS (Optional[Set[int]]): The indices.
+        """
+        if hyperscan is None:
+            return None
+        self.build()
+        if self._database is None:
+            return None
+        hits: Set[int] = set()
+        try:
+            self._database.scan(
+                scan_bytes(text),
+                match_event_handler=_record_hit,
+                context=hits,
+                scratch=self._scratch(),
+            )
+        except hyperscan.error:
+            return None
+        return hits | self._uncovered
+
+    def _scratch(self) -> Any:
+        scratch = getattr(self._local, "scratch", None)
+        if scratch is None:
+            scratch = self._local.scratch = hyperscan.Scratch(self._database)
+        return scratch
+
+    def build(self) -> None:
+        """Build the Hyperscan database now, if not yet built (otherwise the
+        first `may_match` builds it)."""
+        if self._built or hyperscan is None:
+            return
+        with self._lock:
+            if not self._built:
+                self._database, covered = build_database(self._regexes)
+                self._uncovered = frozenset(range(len(self._regexes))) - covered
+                self._built = True
+
+
+def _record_hit(index: int, start: int, end: int, flags: int, hits: Set[int]) -> None:
+    hits.add(index)
+
+
+def build_database(
+    regexes: Sequence["re.Pattern[str]"],
+) -> Tuple[Any, FrozenSet[int]]:
+    """A Hyperscan database for the regexes it can prefilter, and their
+    indices. A regex Hyperscan rejects is left out (found by compiling the
+    regexes one by one, only when compiling them together fails). Built once
+    per process for a list of regexes (pipelines loaded twice share it).
+
+    regexes (Sequence[re.Pattern[str]]): The regexes.
+    RETURNS (Tuple[Any, FrozenSet[int]]): The database (None if empty) and
+        the indices it covers.
+    """
+    return _build(tuple((regex.pattern, regex.flags) for regex in regexes))
+
+
+@lru_cache(maxsize=8)
+def _build(sources: Tuple[Tuple[str, int], ...]) -> Tuple[Any, FrozenSet[int]]:
+    written: List[Tuple[int, bytes]] = []
+    for index, (pattern, flags) in enumerate(sources):
+        source = prefilter_regex(pattern, flags)
+        if source:
+            written.append((index, source.encode("ascii")))
+    try:
+        return _compile(written), frozenset(i for i, _ in written)
+    except hyperscan.error:
+        pass
+    accepted = []
+    for item in written:
+        try:
+            _compile([item])
+        except hyperscan.error:
+            continue
+        accepted.append(item)
+    if not accepted:
+        return None, frozenset()
+    return _compile(accepted), frozenset(i for i, _ in accepted)
+
+
+def _compile(written: List[Tuple[int, bytes]]) -> Any:
+    flags = hyperscan.HS_FLAG_PREFILTER | hyperscan.HS_FLAG_SINGLEMATCH
+    database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+    database.compile(
+        expressions=[source for _, source in written],
+        ids=[index for index, _ in written],
+        elements=len(written),
+        flags=[flags] * len(written),
+    )
+    return database
