@@ -27,10 +27,13 @@ Why a pattern that the prefilter rules out has no match:
 - A pattern that cannot be written so, or that Hyperscan rejects, is never
   ruled out. If a scan fails, no pattern is.
 
-The Hyperscan database takes about 2 s to build for the English patterns. A
-ruler builds it when it is loaded from disk or bytes, otherwise on first use;
-it is not pickled, so a pipeline sent to "spawn" worker processes rebuilds it
-there on first use. Each thread scans with its own scratch space.
+The Hyperscan database takes about 2 s to build for the English patterns,
+about what `re` spends on 500 notes. So a prefilter is built only once it has
+been asked about `BUILD_AFTER_CHARS` characters of text (until then every
+pattern runs): a few notes at the command line, or a test, never pay for it,
+and a long run spends about 1 s more than with a database built in advance. It is built once per process and list of patterns, and not
+pickled: each worker process builds its own. Each thread scans with its own
+scratch space.
 """
 
 import re
@@ -56,6 +59,9 @@ MAX_BRANCH = 1500
 # Counted repeats with a larger maximum become open-ended, which Hyperscan
 # compiles faster.
 MAX_COUNT = 6
+# Characters a prefilter lets through unscanned before it builds its database
+# (about 500 notes; see the module docstring).
+BUILD_AFTER_CHARS = 1_000_000
 _ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
 _SET_FLAGS = re.IGNORECASE | re.ASCII | re.DOTALL
 # The ASCII letters that case-blind `re` pairs with characters outside ASCII
@@ -276,6 +282,7 @@ class Prefilter:
         self._lock = threading.Lock()
         self._local = threading.local()
         self._built = False
+        self._unscanned = 0  # characters let through before building
         self._database: Any = None
         # Indices the database does not cover: they may always match.
         self._uncovered: FrozenSet[int] = frozenset(range(len(self._regexes)))
@@ -295,14 +302,20 @@ class Prefilter:
 
     def may_match(self, text: str) -> Optional[Set[int]]:
         """The indices of the regexes that may match the text; None where
-        any may (no Hyperscan, nothing covered, or the scan failed).
+        any may (no Hyperscan, not built yet, nothing covered, or the scan
+        failed). Builds the database once `BUILD_AFTER_CHARS` characters
+        have gone through unscanned.
 
         text (str): The text.
         RETURNS (Optional[Set[int]]): The indices.
         """
         if hyperscan is None:
             return None
-        self.build()
+        if not self._built:
+            self._unscanned += len(text)
+            if self._unscanned < BUILD_AFTER_CHARS:
+                return None
+            self.build()
         if self._database is None:
             return None
         hits: Set[int] = set()
@@ -324,8 +337,7 @@ class Prefilter:
         return scratch
 
     def build(self) -> None:
-        """Build the Hyperscan database now, if not yet built (otherwise the
-        first `may_match` builds it)."""
+        """Build the Hyperscan database now, if not yet built."""
         if self._built or hyperscan is None:
             return
         with self._lock:

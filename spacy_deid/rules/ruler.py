@@ -14,7 +14,8 @@ A pattern runs through its gate (`gate.py`: only on the lines that hold a
 string every match needs) and its scout (`scout.py`: only at the characters a
 match can start with) where it has them: the same matches as `finditer`.
 With Hyperscan installed, a prefilter (`prefilter.py`) first rules out, in
-one scan of the text, the patterns that cannot match it.
+one scan of the text, the patterns that cannot match it (once the ruler has
+seen enough text for that to pay).
 """
 
 import re
@@ -681,7 +682,6 @@ class PhiRuler(Pipe):
             "patterns": lambda b: self._load_patterns(srsly.json_loads(b)),
         }
         util.from_bytes(bytes_data, deserializers, exclude)
-        self._build_prefilter()
         return self
 
     def to_disk(
@@ -725,13 +725,7 @@ class PhiRuler(Pipe):
             ),
         }
         util.from_disk(path, deserializers, exclude)
-        self._build_prefilter()
         return self
-
-    def _build_prefilter(self) -> None:
-        """Build the prefilter's database while loading, not on the first doc."""
-        if self._prefilter is not None:
-            self._prefilter.build()
 
     def _load_cfg(self, cfg: Dict[str, Any]) -> None:
         # Validate before applying, so that a bad cfg leaves the ruler as it

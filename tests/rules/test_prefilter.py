@@ -233,7 +233,9 @@ def test_hyperscan_on_random_patterns(pieces, chunks):
     except re.error:
         return
     text = "".join(chunks)
-    may_match = Prefilter([regex]).may_match(text)
+    prefilter = Prefilter([regex])
+    prefilter.build()
+    may_match = prefilter.may_match(text)
     if regex.search(text) and may_match is not None:
         assert 0 in may_match
 
@@ -260,6 +262,7 @@ def test_a_pattern_hyperscan_rejects_is_never_ruled_out(monkeypatch):
 @needs_hyperscan
 def test_a_failed_scan_rules_out_nothing(monkeypatch):
     prefilter = Prefilter([re.compile("abc")])
+    prefilter.build()
     assert prefilter.may_match("xyz") == set()
 
     class Broken:
@@ -268,6 +271,17 @@ def test_a_failed_scan_rules_out_nothing(monkeypatch):
 
     prefilter._database = Broken()
     assert prefilter.may_match("xyz") is None
+
+
+@needs_hyperscan
+def test_built_once_enough_text_went_through(monkeypatch):
+    monkeypatch.setattr(prefilter_module, "BUILD_AFTER_CHARS", 10)
+    prefilter = Prefilter([re.compile("abc"), re.compile("xyz")])
+    assert prefilter.may_match("abc xyz") is None  # 7 characters let through
+    assert not prefilter._built
+    assert prefilter.may_match("abc abc") == {0}  # 14: built, and scanned
+    assert prefilter._built
+    assert prefilter.may_match("x") == set()
 
 
 def test_without_hyperscan_nothing_is_ruled_out(monkeypatch):
@@ -279,13 +293,16 @@ def test_without_hyperscan_nothing_is_ruled_out(monkeypatch):
 @pytest.fixture(scope="module")
 def rulers():
     patterns = default_patterns()
-    return PhiRuler(patterns=patterns), PhiRuler(patterns=patterns, prefilter=False)
+    fast = PhiRuler(patterns=patterns)
+    fast._prefilter.build()  # not only after BUILD_AFTER_CHARS
+    return fast, PhiRuler(patterns=patterns, prefilter=False)
 
 
 def test_ruler_same_candidates_with_and_without(rulers):
     nlp = spacy.blank("en")
     fast, exact = rulers
     assert exact._prefilter is None and fast._prefilter is not None
+    assert fast._prefilter._built == prefilter_module.available()
     for text in TEXTS:
         doc = nlp.make_doc(text)
         assert _candidates(fast, doc) == _candidates(exact, doc)
@@ -302,11 +319,12 @@ def test_ruler_without_hyperscan(rulers, monkeypatch):
 def test_ruler_pickles_without_the_database(rulers):
     nlp = spacy.blank("en")
     fast, _ = rulers
-    fast.match(nlp.make_doc(NOTES[0]))  # builds the database, if it can
     copy = pickle.loads(pickle.dumps(fast))
     assert copy._prefilter._database is None and not copy._prefilter._built
-    doc = nlp.make_doc(NOTES[1])
-    assert _candidates(copy, doc) == _candidates(fast, doc)
+    copy._prefilter.build()
+    for text in NOTES[:4]:
+        doc = nlp.make_doc(text)
+        assert _candidates(copy, doc) == _candidates(fast, doc)
 
 
 def test_ruler_threads_scan_with_their_own_scratch(rulers):
@@ -343,5 +361,4 @@ def test_prefilter_setting_round_trips(tmp_path):
         tmp_path / "p", config={"components": {"phi_rules": {"prefilter": True}}}
     )
     assert on.get_pipe("phi_rules")._prefilter is not None
-    # built while loading, where Hyperscan is installed
-    assert on.get_pipe("phi_rules")._prefilter._built == prefilter_module.available()
+    assert not on.get_pipe("phi_rules")._prefilter._built  # not while loading
