@@ -28,14 +28,16 @@ Why a pattern that the prefilter rules out has no match:
   ruled out. If a scan fails, no pattern is.
 
 The Hyperscan database takes about 2 s to build for the English patterns,
-about what `re` spends on 500 notes. So a prefilter is built only once it has
-been asked about `BUILD_AFTER_CHARS` characters of text (until then every
-pattern runs): a few notes at the command line, or a test, never pay for it,
-and a long run spends about 1 s more than with a database built in advance. It is built once per process and list of patterns, and not
-pickled: each worker process builds its own. Each thread scans with its own
-scratch space.
+about what `re` spends on 500 notes. A prefilter starts building it once
+`BUILD_AFTER_CHARS` characters have gone through (about 25 notes), in a
+background thread, since Hyperscan's compiler releases the GIL; until it is
+ready every pattern runs. So a few notes at the command line, or a test, never
+pay for it, and a longer run does not wait for it. It is built once per
+process and list of patterns, and not pickled: each worker process builds its
+own. Each thread scans with its own scratch space.
 """
 
+import os
 import re
 import threading
 from functools import lru_cache
@@ -59,9 +61,9 @@ MAX_BRANCH = 1500
 # Counted repeats with a larger maximum become open-ended, which Hyperscan
 # compiles faster.
 MAX_COUNT = 6
-# Characters a prefilter lets through unscanned before it builds its database
-# (about 500 notes; see the module docstring).
-BUILD_AFTER_CHARS = 1_000_000
+# Characters a prefilter lets through unscanned before it starts building its
+# database (about 25 notes; see the module docstring).
+BUILD_AFTER_CHARS = 50_000
 _ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
 _SET_FLAGS = re.IGNORECASE | re.ASCII | re.DOTALL
 # The ASCII letters that case-blind `re` pairs with characters outside ASCII
@@ -283,6 +285,7 @@ class Prefilter:
         self._local = threading.local()
         self._built = False
         self._unscanned = 0  # characters let through before building
+        self._builder_pid: Optional[int] = None  # the process building it
         self._database: Any = None
         # Indices the database does not cover: they may always match.
         self._uncovered: FrozenSet[int] = frozenset(range(len(self._regexes)))
@@ -303,8 +306,8 @@ class Prefilter:
     def may_match(self, text: str) -> Optional[Set[int]]:
         """The indices of the regexes that may match the text; None where
         any may (no Hyperscan, not built yet, nothing covered, or the scan
-        failed). Builds the database once `BUILD_AFTER_CHARS` characters
-        have gone through unscanned.
+        failed). Once `BUILD_AFTER_CHARS` characters have gone through
+        unscanned, a background thread builds the database.
 
         text (str): The text.
         RETURNS (Optional[Set[int]]): The indices.
@@ -313,9 +316,9 @@ class Prefilter:
             return None
         if not self._built:
             self._unscanned += len(text)
-            if self._unscanned < BUILD_AFTER_CHARS:
-                return None
-            self.build()
+            if self._unscanned >= BUILD_AFTER_CHARS:
+                self._start_building()
+            return None
         if self._database is None:
             return None
         hits: Set[int] = set()
@@ -335,6 +338,24 @@ class Prefilter:
         if scratch is None:
             scratch = self._local.scratch = hyperscan.Scratch(self._database)
         return scratch
+
+    def _start_building(self) -> None:
+        """Build the database in a background thread (Hyperscan's compiler
+        releases the GIL), once per process: a process forked while its
+        parent was building has no builder thread, and starts its own."""
+        pid = os.getpid()
+        if self._builder_pid == pid:
+            return
+        self._builder_pid = pid
+        self._lock = threading.Lock()  # one copied by a fork may be held
+        name = "spacy-deid-prefilter"
+        threading.Thread(target=self._build_quietly, name=name, daemon=True).start()
+
+    def _build_quietly(self) -> None:
+        try:
+            self.build()
+        except Exception:  # no prefilter then: every pattern runs
+            self._database, self._built = None, True
 
     def build(self) -> None:
         """Build the Hyperscan database now, if not yet built."""

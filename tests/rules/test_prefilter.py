@@ -1,9 +1,11 @@
 """The prefilter (`rules/prefilter.py`): it never rules out a pattern that
 matches, so the ruler finds the same candidates with it and without it."""
 
+import os
 import pickle
 import re
 import threading
+import time
 from functools import lru_cache
 
 import pytest
@@ -273,15 +275,51 @@ def test_a_failed_scan_rules_out_nothing(monkeypatch):
     assert prefilter.may_match("xyz") is None
 
 
+def _wait_until_built(prefilter, seconds=60.0):
+    deadline = time.monotonic() + seconds
+    while not prefilter._built and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return prefilter._built
+
+
 @needs_hyperscan
-def test_built_once_enough_text_went_through(monkeypatch):
+def test_built_in_the_background_once_enough_text_went_through(monkeypatch):
     monkeypatch.setattr(prefilter_module, "BUILD_AFTER_CHARS", 10)
     prefilter = Prefilter([re.compile("abc"), re.compile("xyz")])
     assert prefilter.may_match("abc xyz") is None  # 7 characters let through
-    assert not prefilter._built
-    assert prefilter.may_match("abc abc") == {0}  # 14: built, and scanned
-    assert prefilter._built
+    assert prefilter._builder_pid is None
+    assert prefilter.may_match("abc abc") is None  # 14: the build starts
+    assert prefilter._builder_pid == os.getpid()
+    assert _wait_until_built(prefilter)
+    assert prefilter.may_match("abc abc") == {0}
     assert prefilter.may_match("x") == set()
+
+
+@needs_hyperscan
+def test_a_forked_process_builds_its_own(monkeypatch):
+    """A child forked while its parent was building (no builder thread in
+    the child) starts its own build instead of waiting for the parent's."""
+    monkeypatch.setattr(prefilter_module, "BUILD_AFTER_CHARS", 0)
+    prefilter = Prefilter([re.compile("abc"), re.compile(r"\d{3}-\d{4}")])
+    prefilter._builder_pid = os.getpid() + 1  # "the parent's" build, not ours
+    prefilter._lock.acquire()  # as a fork inside the parent's build leaves it
+    assert prefilter.may_match("555-1234") is None
+    assert prefilter._builder_pid == os.getpid()
+    assert _wait_until_built(prefilter)
+    assert prefilter.may_match("555-1234") == {1}
+
+
+@needs_hyperscan
+def test_a_build_that_fails_leaves_every_pattern_running(monkeypatch):
+    def broken(regexes):
+        raise RuntimeError("no database")
+
+    monkeypatch.setattr(prefilter_module, "build_database", broken)
+    monkeypatch.setattr(prefilter_module, "BUILD_AFTER_CHARS", 0)
+    prefilter = Prefilter([re.compile("abc")])
+    assert prefilter.may_match("abc") is None
+    assert _wait_until_built(prefilter)
+    assert prefilter.may_match("abc") is None
 
 
 def test_without_hyperscan_nothing_is_ruled_out(monkeypatch):
