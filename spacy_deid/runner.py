@@ -362,8 +362,20 @@ def _multi_process(
         start_method=start_method,
         task_timeout=timeout,
     )
+    if pool.start_method == "fork":
+        build_prefilters(nlp)
     with pool:
         yield from pool.map(patient_batches(records, batch_size, max_size))
+
+
+def build_prefilters(nlp: Language) -> None:
+    """Build the rules' prefilter databases in this process (`PhiRuler.
+    build_prefilter`), so that forked workers share them instead of each
+    building its own (about 2 s of CPU each)."""
+    for _, component in nlp.pipeline:
+        build = getattr(component, "build_prefilter", None)
+        if callable(build):
+            build()
 
 
 def check_pipeline(nlp: Language) -> None:

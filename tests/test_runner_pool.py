@@ -19,6 +19,7 @@ from spacy_deid import runner
 from spacy_deid.corpus.synth import generate
 from spacy_deid.pool import WorkerPool, WorkerStartError
 from spacy_deid.records import Record, Rejected
+from spacy_deid.rules.prefilter import available as prefilter_available
 from spacy_deid.runner import (
     Result,
     deidentify_items,
@@ -103,6 +104,21 @@ def test_same_output_as_one_process_en(nlp_en):
     double = list(deidentify_items(nlp_en, records, n_process=2, batch_size=2))
     assert all(isinstance(o, Result) for o in single)
     assert _lines(double) == _lines(single)
+
+
+@pytest.mark.skipif(not prefilter_available(), reason="Hyperscan is not installed")
+def test_forked_workers_share_the_parents_prefilter():
+    """With "fork", the parent builds the rules' prefilter before the workers
+    start (they inherit it instead of each building one); same output."""
+    nlp = spacy_deid.load("en_rules")
+    prefilter = nlp.get_pipe("phi_rules")._prefilter
+    notes = list(generate(6, seed=3))
+    records = _records([n.text for n in notes], [n.patient for n in notes])
+    single = list(deidentify_items(nlp, records, batch_size=2))
+    assert not prefilter._built  # six notes are too few to build it for
+    run = partial(deidentify_items, nlp, records, batch_size=2, start_method="fork")
+    assert _lines(list(run(n_process=2))) == _lines(single)
+    assert prefilter._built
 
 
 def _batch_signature(nlp, batch, with_offsets=False):

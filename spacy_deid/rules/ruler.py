@@ -443,6 +443,13 @@ class PhiRuler(Pipe):
             else None
         )
 
+    def build_prefilter(self) -> None:
+        """Build the prefilter's database now instead of in the background
+        (`prefilter.py`): before forking worker processes, which then share
+        it. Does nothing without a prefilter or Hyperscan."""
+        if self._prefilter is not None:
+            self._prefilter.build()
+
     @property
     def overwrite_ents(self) -> bool:
         """Whether rule spans replace overlapping existing entities."""
