@@ -65,6 +65,7 @@ MAX_COUNT = 6
 # database (about 25 notes; see the module docstring).
 BUILD_AFTER_CHARS = 50_000
 _ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
+_ONE_CHARACTER = (sre.LITERAL, sre.NOT_LITERAL, sre.ANY, sre.IN)
 _SET_FLAGS = re.IGNORECASE | re.ASCII | re.DOTALL
 # The ASCII letters that case-blind `re` pairs with characters outside ASCII
 # ("K" the Kelvin sign, "ſ", "İ", "ı": `patterns._common.FOLD_EXTRA`).
@@ -136,7 +137,7 @@ class _Writer:
     def node(self, op: Any, av: Any, flags: int) -> str:
         if op in _ZERO_WIDTH:
             return ""
-        if op in (sre.LITERAL, sre.NOT_LITERAL, sre.ANY, sre.IN):
+        if op in _ONE_CHARACTER:
             return byte_class(char_set(op, av, flags))
         if op is sre.SUBPATTERN:
             group, add_flags, del_flags, sub = av
@@ -150,7 +151,7 @@ class _Writer:
         if op in REPEATS:
             low, high, sub = av
             body = "(?:" + self.sequence(sub.data, flags) + ")"
-            if high >= sre.MAXREPEAT or high > MAX_COUNT:
+            if high > MAX_COUNT:  # MAXREPEAT (open-ended) included
                 return body + "{%d,}" % low
             return body + "{%d,%d}" % (low, high)
         if ATOMIC is not None and op is ATOMIC:
@@ -185,7 +186,7 @@ def read_set(data: list, flags: int) -> Set[int]:
     for op, av in data:
         if op in _ZERO_WIDTH:
             continue
-        if op in (sre.LITERAL, sre.NOT_LITERAL, sre.ANY, sre.IN):
+        if op in _ONE_CHARACTER:
             codes |= char_set(op, av, flags)
         elif op is sre.SUBPATTERN:
             _, add_flags, del_flags, sub = av
