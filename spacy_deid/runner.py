@@ -53,6 +53,7 @@ from .extensions import install_extensions
 from .known.component import CONTEXT_KEY as KNOWN_CONTEXT_KEY
 from .known.items import KnownItem, KnownPhiError, validate_known
 from .known.store import KnownPhiStore
+from .ner.segments import MAX_DOC_TOKENS
 from .pool import WorkerPool
 from .records import Item, Record, Rejected
 from .tokenizer_cache import warm_up
@@ -76,6 +77,9 @@ SCORE_BLIND_FACTORIES = frozenset({KNOWN, SURROGATES})
 # `skip_unread_sentences`).
 SENTENCIZER_FACTORIES = frozenset({"clinical_sentencizer", "sentencizer"})
 SENTENCE_BLIND_FACTORIES = frozenset({KNOWN, "phi_rules", SURROGATES})
+# Components that read sentence starts only to cut a doc longer than
+# `segments.MAX_DOC_TOKENS` into pieces (see `limit_unread_sentences`).
+LONG_DOC_SENTENCE_FACTORIES = frozenset({NER, "phi_crf"})
 FAILED_KEY = "spacy_deid_failed"
 # Labels whose replacement may equal the original (ages <= 89 are kept).
 KEPT_LABELS = frozenset({"AGE"})
@@ -299,6 +303,7 @@ class RunChanges:
     unscored: List[str]
     error_handler: Callable
     unsplit: List[str] = field(default_factory=list)
+    limited: List[str] = field(default_factory=list)
 
 
 def prepare_run(nlp: Language) -> RunChanges:
@@ -314,6 +319,7 @@ def prepare_run(nlp: Language) -> RunChanges:
         skip_unread_scores(nlp),
         nlp.default_error_handler,
         skip_unread_sentences(nlp),
+        limit_unread_sentences(nlp),
     )
     nlp.set_error_handler(MarkFailed())
     return changes
@@ -326,6 +332,8 @@ def undo_run(nlp: Language, changes: RunChanges) -> None:
     for name in changes.unsplit:
         if name in nlp.disabled:
             nlp.enable_pipe(name)
+    for name in changes.limited:
+        nlp.get_pipe(name).min_tokens = 0
     if changes.added is not None and changes.added in nlp.pipe_names:
         nlp.remove_pipe(changes.added)
 
@@ -493,6 +501,28 @@ def skip_unread_sentences(nlp: Language) -> List[str]:
     for name in skipped:
         nlp.disable_pipe(name)
     return skipped
+
+
+def limit_unread_sentences(nlp: Language) -> List[str]:
+    """Split only the docs longer than `segments.MAX_DOC_TOKENS` tokens with
+    every active `clinical_sentencizer` after which only sentence-blind
+    components and taggers that cut long docs at sentence starts
+    (`LONG_DOC_SENTENCE_FACTORIES`) run, as in `en`: those taggers read no
+    other doc's sentences, the runner's outputs hold none, and the splitter
+    took about 5% of `en`'s time. Output is the same.
+
+    nlp (Language): The pipeline.
+    RETURNS (List[str]): The names of the splitters limited, for `undo_run`.
+    """
+    readers = SENTENCE_BLIND_FACTORIES | LONG_DOC_SENTENCE_FACTORIES
+    limited = []
+    for i, name in enumerate(nlp.pipe_names):
+        if nlp.get_pipe_meta(name).factory != "clinical_sentencizer":
+            continue
+        if _only_followed_by(nlp, i, readers):
+            nlp.get_pipe(name).min_tokens = MAX_DOC_TOKENS + 1
+            limited.append(name)
+    return limited
 
 
 def restore_scores(nlp: Language, names: List[str]) -> None:

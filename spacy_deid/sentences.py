@@ -149,6 +149,9 @@ class ClinicalSentencizer:
         self.name = name
         self.overwrite = overwrite
         self.scorer = scorer
+        # Docs with fewer tokens are left unsplit: set for a run by
+        # `runner.limit_unread_sentences`, not saved.
+        self.min_tokens = 0
         self._set_config(punct_chars, abbreviations, number_abbreviations)
 
     def _set_config(
@@ -168,12 +171,12 @@ class ClinicalSentencizer:
         self.number_abbreviations = {_norm_abbr(a) for a in number_abbreviations}
 
     def __call__(self, doc: Doc) -> Doc:
-        """Set sentence starts on a Doc.
+        """Set sentence starts on a Doc (of at least `min_tokens` tokens).
 
         doc (Doc): The document.
         RETURNS (Doc): The document, with `token.is_sent_start` set.
         """
-        if len(doc) == 0:
+        if len(doc) == 0 or len(doc) < self.min_tokens:
             return doc
         values = numpy.where(self.predict(doc), 1, -1).astype("int64")
         if not self.overwrite:

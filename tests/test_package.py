@@ -129,6 +129,54 @@ def test_shipped_pipeline_size(name):
     assert size < MAX_SIZE_MB
 
 
+@pytest.mark.parametrize("name", sorted(SHIPPED))
+def test_shipped_prefilter_database_matches_the_rules(name):
+    """Each shipped pipeline carries its rules' prefilter database, built from
+    the prefilter regexes its rules have now, so that it loads with no build.
+    After a rule change: python -m spacy_deid.pretrained.build NAME
+    --prefilter-only (needs the [fast] extra)."""
+    from spacy_deid.rules import prefilter
+
+    path = pipeline_path(name) / "phi_rules" / "prefilter.hs"
+    saved = srsly.msgpack_loads(path.read_bytes())
+    assert set(saved) == {"key", "covered", "database"}
+    if not prefilter.available():
+        pytest.skip("Hyperscan is not installed")
+    nlp = spacy.load(pipeline_path(name))
+    regexes = nlp.get_pipe("phi_rules")._prefilter._regexes
+    stale = saved["key"] != prefilter.database_key(prefilter._sources(regexes))
+    assert not stale, (
+        f"{path} is stale: python -m spacy_deid.pretrained.build {name} "
+        "--prefilter-only"
+    )
+
+
+def test_build_rewrites_a_prefilter_database(tmp_path, capsys):
+    """`build NAME --prefilter-only` writes the rules' database of a built
+    pipeline, and only that file."""
+    import shutil
+
+    from spacy_deid.pretrained.build import main
+    from spacy_deid.rules import prefilter
+
+    if not prefilter.available():
+        pytest.skip("Hyperscan is not installed")
+    copy = tmp_path / "en_rules"
+    shutil.copytree(pipeline_path("en_rules"), copy)
+    (copy / "phi_rules" / "prefilter.hs").unlink()
+    before = {p: p.read_bytes() for p in copy.rglob("*") if p.is_file()}
+    main(["en_rules", "--prefilter-only", "--output", str(copy)])
+    assert "phi_rules" in capsys.readouterr().out
+    after = {p: p.read_bytes() for p in copy.rglob("*") if p.is_file()}
+    assert set(after) - set(before) == {copy / "phi_rules" / "prefilter.hs"}
+    assert all(after[p] == data for p, data in before.items())
+    saved = srsly.msgpack_loads(after[copy / "phi_rules" / "prefilter.hs"])
+    shipped = srsly.msgpack_loads(
+        (pipeline_path("en_rules") / "phi_rules" / "prefilter.hs").read_bytes()
+    )
+    assert saved["key"] == shipped["key"]
+
+
 def test_load_by_name(nlp_en, nlp_rules, nlp_es):
     import spacy_deid
 

@@ -233,17 +233,34 @@ def test_runner_splits_no_unread_sentences(nlp_rules, monkeypatch):
 
 
 @pytest.mark.parametrize(
-    "after,skipped",
+    "after,skipped,limited",
     [
-        (["phi_rules", "phi_known", "phi_surrogates"], ["clinical_sentencizer"]),
-        (["phi_rules", "phi_ner", "phi_surrogates"], []),
-        (["phi_consistency", "phi_surrogates"], []),
-        (["phi_rules", "sentencizer", "phi_surrogates"], ["sentencizer"]),
+        (["phi_rules", "phi_known", "phi_surrogates"], ["clinical_sentencizer"], []),
+        (["phi_rules", "phi_ner", "phi_surrogates"], [], ["clinical_sentencizer"]),
+        (["phi_crf", "phi_surrogates"], [], ["clinical_sentencizer"]),
+        (["phi_ner", "phi_consistency", "phi_surrogates"], [], []),
+        (["phi_consistency", "phi_surrogates"], [], []),
+        # The stock splitter is skipped first; the clinical one is then
+        # followed by sentence-blind components alone.
+        (
+            ["phi_rules", "sentencizer", "phi_surrogates"],
+            ["sentencizer"],
+            ["clinical_sentencizer"],
+        ),
+        (
+            ["phi_ner", "sentencizer", "phi_surrogates"],
+            ["sentencizer"],
+            ["clinical_sentencizer"],
+        ),
     ],
 )
-def test_skip_unread_sentences_only_before_sentence_blind_components(after, skipped):
+def test_skip_unread_sentences_only_before_sentence_blind_components(
+    after, skipped, limited
+):
     """A splitter is skipped only when every later component reads no
-    sentences; `undo_run` enables it again."""
+    sentences, and a `clinical_sentencizer` splits only long docs when later
+    components read only long docs' sentences; `undo_run` enables the one
+    and lets the other split every doc again."""
     nlp = spacy.blank("en")
     nlp.add_pipe("clinical_sentencizer")
     for factory in after:
@@ -251,9 +268,60 @@ def test_skip_unread_sentences_only_before_sentence_blind_components(after, skip
     names = list(nlp.pipe_names)
     changes = runner_module.prepare_run(nlp)
     assert changes.unsplit == skipped
+    assert changes.limited == limited
     assert [n for n in names if n not in nlp.pipe_names] == skipped
+    expected = runner_module.MAX_DOC_TOKENS + 1 if limited else 0
+    assert nlp.get_pipe("clinical_sentencizer").min_tokens == expected
     runner_module.undo_run(nlp, changes)
     assert nlp.pipe_names == names
+    assert nlp.get_pipe("clinical_sentencizer").min_tokens == 0
+
+
+def count_split_docs(monkeypatch) -> list:
+    """Patch `ClinicalSentencizer.predict` to record the length of each doc it
+    splits; returns the list it appends to."""
+    from spacy_deid.sentences import ClinicalSentencizer
+
+    split = []
+    real = ClinicalSentencizer.predict
+
+    def counted(self, doc):
+        split.append(len(doc))
+        return real(self, doc)
+
+    monkeypatch.setattr(ClinicalSentencizer, "predict", counted)
+    return split
+
+
+def test_runner_splits_only_the_long_docs_phi_ner_cuts(nlp_en, monkeypatch):
+    """On `en` the runner splits no doc of at most `MAX_DOC_TOKENS` tokens
+    into sentences (`phi_ner` reads the sentences of longer docs alone), and
+    gives the output it gives when every doc is split, with one process and
+    with two."""
+    split = count_split_docs(monkeypatch)
+    check_skipped_work(nlp_en, monkeypatch, "limit_unread_sentences", split)
+    assert nlp_en.get_pipe("clinical_sentencizer").min_tokens == 0
+
+
+def test_runner_still_splits_docs_that_phi_ner_cuts(nlp_en, monkeypatch):
+    """Docs longer than `MAX_DOC_TOKENS` tokens (60 here) are split, and cut
+    at their sentence starts as in a run that splits every doc."""
+    from spacy_deid.corpus.synth import generate
+    from spacy_deid.ner import component
+
+    monkeypatch.setattr(component, "MAX_DOC_TOKENS", 60)
+    monkeypatch.setattr(runner_module, "MAX_DOC_TOKENS", 60)
+    split = count_split_docs(monkeypatch)
+    # Long lines, so that cuts fall at sentence starts, not line breaks.
+    notes = [n.text.replace("\n", " ") for n in generate(4, seed=8, split="all")]
+    records = [Record(i, str(i), text) for i, text in enumerate(notes)]
+    nlp_en.get_pipe("phi_surrogates").set_key(bytes(range(32)))
+    limited = list(deidentify_items(nlp_en, records, batch_size=4))
+    lengths = [len(nlp_en.make_doc(text)) for text in notes]
+    assert sorted(split) == sorted(n for n in lengths if n > 60)
+    assert split
+    monkeypatch.setattr(runner_module, "limit_unread_sentences", lambda nlp: [])
+    assert list(deidentify_items(nlp_en, records, batch_size=4)) == limited
 
 
 def test_a_run_that_fails_to_start_leaves_the_pipeline_as_it_was(

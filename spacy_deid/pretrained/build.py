@@ -5,6 +5,7 @@
         [--scores SCORES_JSON] [--log TRAIN_LOG] [--corpus TEXT]
         [--chunks TRAIN_JSONL]
     python -m spacy_deid.pretrained.build es_meddocan --ner NER_DIR [...]
+    python -m spacy_deid.pretrained.build NAME --prefilter-only [--output DIR]
 
 Each pipeline is assembled from its config, configs/pipeline_<name>.cfg, and
 saved to DIR (default: spacy_deid/pretrained/<name>, the shipped location).
@@ -17,6 +18,12 @@ used any) are carried over: the training corpus's strings are not shipped,
 except, with --chunks, its most frequent chunks that touch no gold PHI and occur
 in at least 5 documents (meta.json "frequent_chunks", which warm the
 tokenizer's cache: see `spacy_deid.tokenizer_cache`).
+
+With Hyperscan installed (the [fast] extra), the rule component saves its
+prefilter database (phi_rules/prefilter.hs), so that the pipeline loads with
+no 2-s build; it is used only where it matches the patterns and Hyperscan
+that load it. After a rule change, --prefilter-only rewrites that file alone
+(`tests/test_package.py` fails until it matches the rules again).
 
 meta.json gets a "training" record: the corpus (file names only), the NER's
 training config (paths reduced to file names) and its hash, seed, steps (from
@@ -46,6 +53,8 @@ from thinc.api import Config
 
 from .. import PRETRAINED_DIR, PIPELINES, __version__
 from ..ner.segments import listens_upstream
+from ..rules import prefilter
+from ..rules.ruler import PhiRuler
 from .chunks import set_chunks
 
 CONFIG_DIR = Path(__file__).resolve().parents[2] / "configs"
@@ -573,6 +582,25 @@ def display_path(path: Path) -> str:
         return str(Path(*resolved.parts[-2:]))
 
 
+def refresh_prefilters(output: Path) -> List[str]:
+    """Rewrite the prefilter databases of a saved pipeline's rule components
+    (nothing else of the pipeline changes).
+
+    output (Path): The pipeline directory.
+    RETURNS (List[str]): The names of the components whose database was
+        written.
+    """
+    if not prefilter.available():
+        raise ValueError("Hyperscan is not installed: pip install spacy-deid[fast]")
+    nlp = spacy.load(output)
+    written = []
+    for name, pipe in nlp.pipeline:
+        if isinstance(pipe, PhiRuler):
+            pipe.to_disk(output / name, exclude=["cfg", "patterns"])
+            written.append(name)
+    return written
+
+
 def dir_size(path: Path) -> int:
     """Total size in bytes of the files under a directory."""
     return sum(item.stat().st_size for item in path.rglob("*") if item.is_file())
@@ -592,7 +620,20 @@ def main(argv: Optional[List[str]] = None) -> None:
     parser.add_argument(
         "--chunks", type=Path, default=None, help="JSONL corpus: frequent chunks"
     )
+    parser.add_argument(
+        "--prefilter-only",
+        action="store_true",
+        help="rewrite only the rules' prefilter database of a built pipeline",
+    )
     args = parser.parse_args(argv)
+    if args.prefilter_only:
+        output = args.output or PRETRAINED_DIR / args.name
+        try:
+            names = refresh_prefilters(output)
+        except (OSError, ValueError) as error:
+            sys.exit(f"Could not write the prefilter of '{args.name}': {error}")
+        print(f"Wrote the prefilter database of {', '.join(names)} in {output}")
+        return
     try:
         path = build(
             args.name,

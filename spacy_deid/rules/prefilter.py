@@ -28,20 +28,28 @@ Why a pattern that the prefilter rules out has no match:
   ruled out. If a scan fails, no pattern is.
 
 The Hyperscan database takes about 2 s to build for the English patterns,
-about what `re` spends on 500 notes. A prefilter starts building it once
+about what `re` spends on 500 notes. A saved pipeline carries it
+(phi_rules/prefilter.hs, `to_bytes`), with a digest of the prefilter regexes
+and the Hyperscan version it was built from: on loading, a background thread
+writes the prefilter regexes again (about 0.1 s) and uses the saved database
+only if the digests agree, so a stale or damaged file costs a build, never a
+match. Without a saved database, a prefilter starts building one once
 `BUILD_AFTER_CHARS` characters have gone through (about 25 notes), in a
 background thread, since Hyperscan's compiler releases the GIL; until it is
 ready every pattern runs. So a few notes at the command line, or a test, never
-pay for it, and a longer run does not wait for it. It is built once per
-process and list of patterns, and not pickled: each worker process builds its
-own. Each thread scans with its own scratch space.
+pay for a build, and a longer run does not wait for it. It is built once per
+process and list of patterns; a pickled copy (a "spawn" worker's) carries the
+built database serialized. Each thread scans with its own scratch space.
 """
 
+import hashlib
 import os
 import re
 import threading
 from functools import lru_cache
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
+
+import srsly
 
 from ._sre import ATOMIC, CATEGORY_ESCAPES, REPEATS, combine_flags, parse, sre
 from .patterns._common import FOLD_EXTRA
@@ -66,7 +74,9 @@ MAX_COUNT = 6
 BUILD_AFTER_CHARS = 50_000
 _ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
 _ONE_CHARACTER = (sre.LITERAL, sre.NOT_LITERAL, sre.ANY, sre.IN)
-_SET_FLAGS = re.IGNORECASE | re.ASCII | re.DOTALL
+# Plain ints: bit operations on `re.RegexFlag` go through `enum`, slowly.
+_IGNORECASE, _ASCII = int(re.IGNORECASE), int(re.ASCII)
+_SET_FLAGS = int(re.IGNORECASE | re.ASCII | re.DOTALL)
 # The ASCII letters that case-blind `re` pairs with characters outside ASCII
 # ("K" the Kelvin sign, "ſ", "İ", "ı": `patterns._common.FOLD_EXTRA`).
 _FOLDED = frozenset(ord(c) for c in "".join(FOLD_EXTRA) + "".join(FOLD_EXTRA).upper())
@@ -95,7 +105,8 @@ def prefilter_regex(pattern: str, flags: int = 0) -> Optional[str]:
         tree = parse(pattern, flags)
         if tree.getwidth()[0] == 0:  # Hyperscan rejects empty matches
             return None
-        return _Writer().sequence(with_edges(list(tree.data)), tree.state.flags)
+        top = int(tree.state.flags)
+        return _Writer().sequence(with_edges(list(tree.data)), top)
     except (Untranslatable, re.error, RecursionError):
         return None
 
@@ -158,7 +169,7 @@ class _Writer:
             return "(?:" + self.sequence(av.data, flags) + ")"
         if op is sre.GROUPREF:
             # The same string as the group, but case-blind it may differ.
-            if av in self.groups and not flags & re.IGNORECASE:
+            if av in self.groups and not flags & _IGNORECASE:
                 return self.groups[av]
             return byte_class(set(ASCII_CODES)) + "*"
         if op is sre.GROUPREF_EXISTS:
@@ -216,7 +227,7 @@ def char_set(op: Any, av: Any, flags: int) -> Set[int]:
     else:
         source, outside = _set_source(av)
     codes = set(_ascii_matches(source, flags & _SET_FLAGS))
-    if outside or (flags & re.IGNORECASE and not flags & re.ASCII and codes & _FOLDED):
+    if outside or (flags & _IGNORECASE and not flags & _ASCII and codes & _FOLDED):
         codes.add(PLACEHOLDER)
     return codes
 
@@ -288,15 +299,21 @@ class Prefilter:
         self._unscanned = 0  # characters let through before building
         self._builder_pid: Optional[int] = None  # the process building it
         self._database: Any = None
+        self._saved: Optional[Dict[str, Any]] = None  # see `use_saved`
         # Indices the database does not cover: they may always match.
         self._uncovered: FrozenSet[int] = frozenset(range(len(self._regexes)))
 
     def __getstate__(self) -> Dict[str, Any]:
-        return {"regexes": self._regexes}
+        # A built database goes serialized (`to_bytes`): a copy, e.g. in a
+        # "spawn" worker process, then loads it instead of compiling.
+        saved = self.to_bytes() if self._built else None
+        return {"regexes": self._regexes, "saved": saved}
 
     def __setstate__(self, state: Dict[str, Any]) -> None:
         self._regexes = state["regexes"]
         self._reset()
+        if state.get("saved"):
+            self.use_saved(state["saved"])
 
     @property
     def covered(self) -> FrozenSet[int]:
@@ -359,42 +376,113 @@ class Prefilter:
             self._database, self._built = None, True
 
     def build(self) -> None:
-        """Build the Hyperscan database now, if not yet built."""
+        """Build the Hyperscan database now, if not yet built: from the saved
+        one (`use_saved`) where it was built from the same prefilter regexes
+        by the same Hyperscan, else by compiling them."""
         if self._built or hyperscan is None:
             return
         with self._lock:
             if not self._built:
-                self._database, covered = build_database(self._regexes)
+                sources = _sources(self._regexes)
+                built = _from_saved(sources, self._saved) or _build(sources)
+                self._database, covered = built
                 self._uncovered = frozenset(range(len(self._regexes))) - covered
+                self._saved = None
                 self._built = True
+
+    def to_bytes(self) -> Optional[bytes]:
+        """The database, built now if it is not yet, with what it was built
+        from, for `use_saved`; None without Hyperscan or a database.
+
+        RETURNS (Optional[bytes]): The serialized database.
+        """
+        self.build()
+        if self._database is None:
+            return None
+        sources = _sources(self._regexes)
+        covered = sorted(set(range(len(self._regexes))) - self._uncovered)
+        data = {
+            "key": database_key(sources),
+            "covered": covered,
+            "database": hyperscan.dumpb(self._database),
+        }
+        return srsly.msgpack_dumps(data)
+
+    def use_saved(self, data: bytes) -> None:
+        """Take a database saved by `to_bytes`, and start building from it
+        in the background now (writing the prefilter regexes to check it
+        takes about 0.1 s): it is used only if it was built from the same
+        prefilter regexes by the same Hyperscan, else the database is
+        compiled as without it. Unreadable data is ignored.
+
+        data (bytes): From `to_bytes`.
+        """
+        if hyperscan is None or self._built:
+            return
+        try:
+            saved = srsly.msgpack_loads(data)
+        except Exception:  # a damaged file: compile as without it
+            return
+        if isinstance(saved, dict):
+            self._saved = saved
+            self._start_building()
 
 
 def _record_hit(index: int, start: int, end: int, flags: int, hits: Set[int]) -> None:
     hits.add(index)
 
 
-def build_database(
-    regexes: Sequence["re.Pattern[str]"],
-) -> Tuple[Any, FrozenSet[int]]:
-    """A Hyperscan database for the regexes it can prefilter, and their
-    indices. A regex Hyperscan rejects is left out (found by compiling the
-    regexes one by one, only when compiling them together fails). Built once
-    per process for a list of regexes (pipelines loaded twice share it).
+Sources = Tuple[Tuple[str, int], ...]
+Built = Tuple[Any, FrozenSet[int]]
 
-    regexes (Sequence[re.Pattern[str]]): The regexes.
-    RETURNS (Tuple[Any, FrozenSet[int]]): The database (None if empty) and
-        the indices it covers.
-    """
-    return _build(tuple((regex.pattern, regex.flags) for regex in regexes))
+
+def _sources(regexes: Sequence["re.Pattern[str]"]) -> Sources:
+    return tuple((regex.pattern, int(regex.flags)) for regex in regexes)
 
 
 @lru_cache(maxsize=8)
-def _build(sources: Tuple[Tuple[str, int], ...]) -> Tuple[Any, FrozenSet[int]]:
-    written: List[Tuple[int, bytes]] = []
+def _written(sources: Sources) -> Tuple[Tuple[int, bytes], ...]:
+    """The prefilter regexes of the patterns that have one, by index."""
+    written = []
     for index, (pattern, flags) in enumerate(sources):
         source = prefilter_regex(pattern, flags)
         if source:
             written.append((index, source.encode("ascii")))
+    return tuple(written)
+
+
+def database_key(sources: Sources) -> str:
+    """What a database is built from: the Hyperscan version and the
+    prefilter regexes with their indices (a SHA-256 digest)."""
+    digest = hashlib.sha256(f"hyperscan {hyperscan.__version__}".encode())
+    for index, source in _written(sources):
+        digest.update(b"\0%d\0" % index + source)
+    return digest.hexdigest()
+
+
+def _from_saved(sources: Sources, saved: Optional[Dict[str, Any]]) -> Optional[Built]:
+    """The saved database, if it was built from these sources' prefilter
+    regexes by this Hyperscan and loads; else None."""
+    if not saved or saved.get("key") != database_key(sources):
+        return None
+    written = {index for index, _ in _written(sources)}
+    covered = frozenset(saved.get("covered", ()))
+    if not covered <= written:
+        return None
+    try:
+        database = hyperscan.loadb(saved["database"], hyperscan.HS_MODE_BLOCK)
+    except Exception:  # another Hyperscan's or platform's database: compile
+        return None
+    return database, covered
+
+
+@lru_cache(maxsize=8)
+def _build(sources: Sources) -> Built:
+    """A Hyperscan database for the patterns it can prefilter, and their
+    indices. A pattern Hyperscan rejects is left out (found by compiling them
+    one by one, only when compiling them together fails). Built once per
+    process for a list of patterns (pipelines loaded twice share it)."""
+    written = list(_written(sources))
     try:
         return _compile(written), frozenset(i for i, _ in written)
     except hyperscan.error:

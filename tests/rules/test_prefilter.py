@@ -251,14 +251,19 @@ def test_a_pattern_hyperscan_rejects_is_never_ruled_out(monkeypatch):
         return "(?<=x)" if pattern == rejected.pattern else real(pattern, flags)
 
     monkeypatch.setattr(prefilter_module, "prefilter_regex", write)
-    prefilter_module._build.cache_clear()
+    _clear_caches()
     try:
         prefilter = Prefilter([re.compile("abc"), rejected, re.compile("xyz")])
         assert prefilter.covered == {0, 2}
         assert prefilter.may_match("nothing here") == {1}
         assert prefilter.may_match("abc") == {0, 1}
     finally:
-        prefilter_module._build.cache_clear()
+        _clear_caches()
+
+
+def _clear_caches():
+    prefilter_module._build.cache_clear()
+    prefilter_module._written.cache_clear()
 
 
 @needs_hyperscan
@@ -311,10 +316,10 @@ def test_a_forked_process_builds_its_own(monkeypatch):
 
 @needs_hyperscan
 def test_a_build_that_fails_leaves_every_pattern_running(monkeypatch):
-    def broken(regexes):
+    def broken(sources):
         raise RuntimeError("no database")
 
-    monkeypatch.setattr(prefilter_module, "build_database", broken)
+    monkeypatch.setattr(prefilter_module, "_build", broken)
     monkeypatch.setattr(prefilter_module, "BUILD_AFTER_CHARS", 0)
     prefilter = Prefilter([re.compile("abc")])
     assert prefilter.may_match("abc") is None
@@ -354,15 +359,120 @@ def test_ruler_without_hyperscan(rulers, monkeypatch):
     assert _candidates(fast, doc) == _candidates(exact, doc)
 
 
-def test_ruler_pickles_without_the_database(rulers):
+def test_ruler_pickles_with_the_database(rulers, monkeypatch):
+    """A copy (as a "spawn" worker gets) loads the built database in the
+    background instead of compiling one; one not yet built goes without."""
     nlp = spacy.blank("en")
     fast, _ = rulers
+    monkeypatch.setattr(prefilter_module, "_build", _no_compiling)
     copy = pickle.loads(pickle.dumps(fast))
-    assert copy._prefilter._database is None and not copy._prefilter._built
-    copy._prefilter.build()
+    assert _wait_until_built(copy._prefilter)
+    assert copy._prefilter._database is not None
     for text in NOTES[:4]:
         doc = nlp.make_doc(text)
         assert _candidates(copy, doc) == _candidates(fast, doc)
+    unbuilt = pickle.loads(pickle.dumps(PhiRuler(patterns=default_patterns()[:5])))
+    assert not unbuilt._prefilter._built and unbuilt._prefilter._saved is None
+
+
+def _no_compiling(sources):
+    raise AssertionError("compiled a database instead of loading the saved one")
+
+
+@needs_hyperscan
+def test_a_saved_database_is_loaded_instead_of_compiled(monkeypatch):
+    regexes = [re.compile(r"\d{3}-\d{4}"), re.compile("(?i)mrn"), re.compile("abc")]
+    built = Prefilter(regexes)
+    data = built.to_bytes()
+    monkeypatch.setattr(prefilter_module, "_build", _no_compiling)
+    loaded = Prefilter(regexes)
+    loaded.use_saved(data)
+    assert loaded._builder_pid == os.getpid()  # started at once
+    assert _wait_until_built(loaded) and loaded._database is not None
+    for text in ["555-1234", "MRN 5", "ab c", "xabcx 555-123"]:
+        assert loaded.may_match(text) == built.may_match(text)
+    assert loaded._saved is None  # not kept once used
+
+
+@needs_hyperscan
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "other patterns",
+        "other hyperscan",
+        "broken database",
+        "not msgpack",
+        "not a dict",
+        "more covered",
+    ],
+)
+def test_a_saved_database_that_does_not_match_is_compiled_again(damage, monkeypatch):
+    """A database saved for other prefilter regexes or another Hyperscan, or
+    damaged, is not used: the prefilter compiles its own, as without it."""
+    import srsly
+
+    regexes = [re.compile(r"\d{3}-\d{4}"), re.compile("abc")]
+    data = Prefilter(regexes).to_bytes()
+    saved = srsly.msgpack_loads(data)
+    if damage == "other patterns":
+        data = Prefilter([re.compile(r"\d{3}-\d{5}"), re.compile("abc")]).to_bytes()
+    elif damage == "other hyperscan":
+        monkeypatch.setattr(prefilter_module.hyperscan, "__version__", "0.0.1")
+    elif damage == "broken database":
+        saved["database"] = saved["database"][:100]
+        data = srsly.msgpack_dumps(saved)
+    elif damage == "not msgpack":
+        data = b"\xc1 not msgpack"
+    elif damage == "not a dict":
+        data = srsly.msgpack_dumps([1, 2])
+    elif damage == "more covered":
+        saved["covered"] = [0, 1, 2]
+        data = srsly.msgpack_dumps(saved)
+    compiled = []
+    real = prefilter_module._build
+
+    def counted(sources):
+        compiled.append(sources)
+        return real(sources)
+
+    monkeypatch.setattr(prefilter_module, "_build", counted)
+    prefilter = Prefilter(regexes)
+    prefilter.use_saved(data)
+    prefilter.build()
+    assert len(compiled) == 1
+    assert prefilter.may_match("555-1234 abc") == {0, 1}
+    assert prefilter.may_match("555-12345") == {0}
+    assert prefilter.may_match("nothing") == set()
+
+
+def test_no_saved_database_without_hyperscan(monkeypatch):
+    monkeypatch.setattr(prefilter_module, "hyperscan", None)
+    prefilter = Prefilter([re.compile("abc")])
+    assert prefilter.to_bytes() is None
+    prefilter.use_saved(b"anything")
+    assert prefilter._saved is None and not prefilter._built
+
+
+@needs_hyperscan
+def test_the_ruler_saves_and_loads_its_database(tmp_path, monkeypatch):
+    nlp = spacy.blank("en")
+    nlp.add_pipe("phi_rules")
+    nlp.to_disk(tmp_path / "p")
+    assert (tmp_path / "p" / "phi_rules" / "prefilter.hs").exists()
+    monkeypatch.setattr(prefilter_module, "_build", _no_compiling)
+    loaded = spacy.load(tmp_path / "p")
+    ruler = loaded.get_pipe("phi_rules")
+    assert _wait_until_built(ruler._prefilter) and ruler._prefilter._database
+    exact = PhiRuler(patterns=default_patterns(), prefilter=False)
+    for text in TEXTS[:6]:
+        doc = nlp.make_doc(text)
+        assert _candidates(ruler, doc) == _candidates(exact, doc)
+    # Saved again without a prefilter: no database, and none left behind.
+    off = spacy.load(
+        tmp_path / "p", config={"components": {"phi_rules": {"prefilter": False}}}
+    )
+    off.to_disk(tmp_path / "p")
+    assert not (tmp_path / "p" / "phi_rules" / "prefilter.hs").exists()
 
 
 def test_ruler_threads_scan_with_their_own_scratch(rulers):
