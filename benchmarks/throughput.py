@@ -1098,7 +1098,7 @@ def run(args: argparse.Namespace) -> Dict[str, Any]:
         "notes": {
             "seed": notes.seed,
             "source": notes.source,
-            "generated": notes.notes,
+            "count": notes.notes,
             "generate_s": notes.seconds,
             "tokens": notes.tokens,
             "chars": notes.chars,

@@ -333,7 +333,7 @@ def test_a_gold_run_scores_our_pipeline_without_printing_text(
     figures = bench.run(bench.parse_args(argv + [str(tmp_path / "figures.json")]))
     printed = capsys.readouterr().out
     assert figures["notes"]["source"] == "gold corpus gold.jsonl"
-    assert figures["notes"]["generated"] == 6
+    assert figures["notes"]["count"] == 6
     (row,) = figures["ours"]
     assert row["status"] == "ok" and row["notes"] == 6
     assert 0.0 < row["accuracy"]["binary_token"]["recall"] <= 1.0
