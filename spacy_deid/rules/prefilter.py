@@ -30,9 +30,9 @@ Why a pattern that the prefilter rules out has no match:
 The Hyperscan database takes about 2 s to build for the English patterns,
 about what `re` spends on 500 notes. A saved pipeline carries it
 (phi_rules/prefilter.hs, `to_bytes`), with a digest of the prefilter regexes
-and the Hyperscan version it was built from: on loading, a background thread
-writes the prefilter regexes again (about 0.1 s) and uses the saved database
-only if the digests agree, so a stale or damaged file costs a build, never a
+and the Hyperscan version it was built from: from the first text on, a
+background thread writes the prefilter regexes again (about 0.1 s) and uses
+the saved database only if the digests agree, so a stale or damaged file costs a build, never a
 match. Without a saved database, a prefilter starts building one once
 `BUILD_AFTER_CHARS` characters have gone through (about 25 notes), in a
 background thread, since Hyperscan's compiler releases the GIL; until it is
@@ -324,8 +324,9 @@ class Prefilter:
     def may_match(self, text: str) -> Optional[Set[int]]:
         """The indices of the regexes that may match the text; None where
         any may (no Hyperscan, not built yet, nothing covered, or the scan
-        failed). Once `BUILD_AFTER_CHARS` characters have gone through
-        unscanned, a background thread builds the database.
+        failed). With a saved database (`use_saved`), or once
+        `BUILD_AFTER_CHARS` characters have gone through unscanned, a
+        background thread builds the database.
 
         text (str): The text.
         RETURNS (Optional[Set[int]]): The indices.
@@ -334,7 +335,7 @@ class Prefilter:
             return None
         if not self._built:
             self._unscanned += len(text)
-            if self._unscanned >= BUILD_AFTER_CHARS:
+            if self._saved is not None or self._unscanned >= BUILD_AFTER_CHARS:
                 self._start_building()
             return None
         if self._database is None:
@@ -409,11 +410,12 @@ class Prefilter:
         return srsly.msgpack_dumps(data)
 
     def use_saved(self, data: bytes) -> None:
-        """Take a database saved by `to_bytes`, and start building from it
-        in the background now (writing the prefilter regexes to check it
-        takes about 0.1 s): it is used only if it was built from the same
-        prefilter regexes by the same Hyperscan, else the database is
-        compiled as without it. Unreadable data is ignored.
+        """Take a database saved by `to_bytes`, to build from in the
+        background from the first text on (writing the prefilter regexes to
+        check it takes about 0.1 s, which a pipeline loaded but not run never
+        pays): it is used only if it was built from the same prefilter
+        regexes by the same Hyperscan, else the database is compiled as
+        without it. Unreadable data is ignored.
 
         data (bytes): From `to_bytes`.
         """
@@ -425,7 +427,6 @@ class Prefilter:
             return
         if isinstance(saved, dict):
             self._saved = saved
-            self._start_building()
 
 
 def _record_hit(index: int, start: int, end: int, flags: int, hits: Set[int]) -> None:

@@ -366,6 +366,7 @@ def test_ruler_pickles_with_the_database(rulers, monkeypatch):
     fast, _ = rulers
     monkeypatch.setattr(prefilter_module, "_build", _no_compiling)
     copy = pickle.loads(pickle.dumps(fast))
+    copy._prefilter.may_match("the first note")
     assert _wait_until_built(copy._prefilter)
     assert copy._prefilter._database is not None
     for text in NOTES[:4]:
@@ -387,7 +388,9 @@ def test_a_saved_database_is_loaded_instead_of_compiled(monkeypatch):
     monkeypatch.setattr(prefilter_module, "_build", _no_compiling)
     loaded = Prefilter(regexes)
     loaded.use_saved(data)
-    assert loaded._builder_pid == os.getpid()  # started at once
+    assert loaded._builder_pid is None  # not while the pipeline loads
+    assert loaded.may_match("555-1234") is None  # the first text starts it
+    assert loaded._builder_pid == os.getpid()
     assert _wait_until_built(loaded) and loaded._database is not None
     for text in ["555-1234", "MRN 5", "ab c", "xabcx 555-123"]:
         assert loaded.may_match(text) == built.may_match(text)
@@ -462,6 +465,7 @@ def test_the_ruler_saves_and_loads_its_database(tmp_path, monkeypatch):
     monkeypatch.setattr(prefilter_module, "_build", _no_compiling)
     loaded = spacy.load(tmp_path / "p")
     ruler = loaded.get_pipe("phi_rules")
+    loaded("The first note.")
     assert _wait_until_built(ruler._prefilter) and ruler._prefilter._database
     exact = PhiRuler(patterns=default_patterns(), prefilter=False)
     for text in TEXTS[:6]:
