@@ -18,13 +18,24 @@ def run_python(code: str, **kwargs) -> subprocess.CompletedProcess:
     )
 
 
+# The session pipelines' surrogate key: set when they load, so that no test
+# depends on another having set one first (tests run in any order, and in
+# two worker processes).
+SESSION_KEY = b"session-pipelines-test-key-0123456789"
+
+
+def _with_key(nlp):
+    nlp.get_pipe("phi_surrogates").set_key(SESSION_KEY)
+    return nlp
+
+
 @pytest.fixture(scope="session")
 def nlp_en():
     """The shipped default English pipeline (rules + trained tagger), loaded
     once per test session."""
     import spacy
 
-    return spacy.load("spacy_deid")
+    return _with_key(spacy.load("spacy_deid"))
 
 
 @pytest.fixture(scope="session")
@@ -33,7 +44,7 @@ def nlp_rules():
     rules find use it, so that they do not depend on the trained model."""
     import spacy_deid
 
-    return spacy_deid.load("en_rules")
+    return _with_key(spacy_deid.load("en_rules"))
 
 
 @pytest.fixture(scope="session")
@@ -41,7 +52,7 @@ def nlp_es():
     """The shipped Spanish pipeline trained on MEDDOCAN ("es_meddocan")."""
     import spacy_deid
 
-    return spacy_deid.load("es_meddocan")
+    return _with_key(spacy_deid.load("es_meddocan"))
 
 
 @pytest.fixture(scope="session")

@@ -2,6 +2,7 @@
 
 import json
 import pickle
+import shutil
 
 import pytest
 import spacy
@@ -13,7 +14,7 @@ from spacy_deid import load as spacy_deid_load
 from spacy_deid.corpus.labelmaps import MEDDOCAN_LABELS
 from spacy_deid.extensions import install_extensions
 
-from .conftest import ROOT, listening_tagger_pipeline, run_python
+from .conftest import SESSION_KEY, ROOT, listening_tagger_pipeline, run_python
 
 DEFAULT_PIPES = ["clinical_sentencizer", "phi_rules", "phi_ner", "phi_surrogates"]
 RULES_PIPES = ["clinical_sentencizer", "phi_rules", "phi_surrogates"]
@@ -232,6 +233,7 @@ def test_pipeline_disk_round_trip(fixture, request, tmp_path):
     text = ROUND_TRIP_TEXTS[fixture]
     nlp.to_disk(tmp_path / "p")
     nlp2 = spacy.load(tmp_path / "p")
+    nlp2.get_pipe("phi_surrogates").set_key(SESSION_KEY)  # keys are never saved
     doc1, doc2 = nlp(text), nlp2(text)
     assert [(e.start_char, e.end_char, e.label_) for e in doc1.ents] == [
         (e.start_char, e.end_char, e.label_) for e in doc2.ents
@@ -360,3 +362,61 @@ def test_build_reads_training_logs_and_scores(tmp_path):
     scores = headline_scores(tmp_path / "scores.json")
     assert scores["strict"] == {"precision": 0.9, "recall": 0.8, "f1": 0.85}
     assert scores["leak_rate"] == 0.01 and "n1" not in json.dumps(scores)
+
+
+def test_build_rewrites_the_dev_scores(tmp_path, capsys):
+    """`build NAME --scores-only --scores FILE` replaces the headline dev scores
+    in a built pipeline's meta.json with those of `spacy-deid evaluate --json`,
+    and changes nothing else."""
+    from typer.testing import CliRunner
+
+    from spacy_deid.cli import app
+    from spacy_deid.pretrained.build import main
+
+    text = "Seen by Dr. Whalen on 09/14/2067."
+    gold = {
+        "id": "a",
+        "text": text,
+        "spans": [{"start": 12, "end": 18, "label": "DOCTOR"}],
+    }
+    gold["spans"].append({"start": 22, "end": 32, "label": "DATE"})
+    pred = {**gold, "spans": gold["spans"][1:]}
+    srsly.write_jsonl(tmp_path / "gold.jsonl", [gold])
+    srsly.write_jsonl(tmp_path / "pred.jsonl", [pred])
+    scores = tmp_path / "scores.json"
+    args = ["evaluate", str(tmp_path / "gold.jsonl"), str(tmp_path / "pred.jsonl")]
+    result = CliRunner().invoke(app, [*args, "--json", str(scores)])
+    assert result.exit_code == 0, result.output
+    copy = tmp_path / "en"
+    copy.mkdir()
+    shutil.copy(pipeline_path("en") / "meta.json", copy / "meta.json")
+    before = srsly.read_json(copy / "meta.json")
+    main(["en", "--scores-only", "--scores", str(scores), "--output", str(copy)])
+    assert "strict F1 0.6667" in capsys.readouterr().out
+    after = srsly.read_json(copy / "meta.json")
+    written = after["training"].pop("pipeline_dev_scores")
+    before["training"].pop("pipeline_dev_scores")
+    assert after == before
+    assert written["file"] == "scores.json" and written["notes"] == 1
+    expected = {"precision": 1.0, "recall": 0.5, "f1": 2 / 3}
+    assert written["strict"] == pytest.approx(expected, abs=1e-9)
+
+
+def test_build_scores_only_needs_scores_and_training(tmp_path):
+    from spacy_deid.pretrained.build import main
+
+    with pytest.raises(SystemExit, match="needs --scores"):
+        main(["en", "--scores-only", "--output", str(tmp_path)])
+    srsly.write_json(tmp_path / "meta.json", {"lang": "en"})
+    srsly.write_json(tmp_path / "scores.json", {})
+    with pytest.raises(SystemExit, match="records no training"):
+        main(
+            [
+                "en",
+                "--scores-only",
+                "--scores",
+                str(tmp_path / "scores.json"),
+                "--output",
+                str(tmp_path),
+            ]
+        )

@@ -91,6 +91,7 @@ def test_surrogate_equal_to_original_is_rejected(monkeypatch):
 
     monkeypatch.setattr(PhiSurrogates, "__call__", broken)
     nlp = spacy_deid.load("en_rules")  # a rule entity, whatever the tagger says
+    nlp.get_pipe("phi_surrogates").set_key(bytes(range(32)))
     records = [Record(0, "a", "Seen by Dr. Whalen."), Record(1, "b", "ok")]
     outs = list(deidentify_items(nlp, records))
     assert isinstance(outs[0], Rejected) and "replaced by itself" in outs[0].error

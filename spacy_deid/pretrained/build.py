@@ -6,6 +6,8 @@
         [--chunks TRAIN_JSONL]
     python -m spacy_deid.pretrained.build es_meddocan --ner NER_DIR [...]
     python -m spacy_deid.pretrained.build NAME --prefilter-only [--output DIR]
+    python -m spacy_deid.pretrained.build NAME --scores-only --scores SCORES_JSON
+        [--output DIR]
 
 Each pipeline is assembled from its config, configs/pipeline_<name>.cfg, and
 saved to DIR (default: spacy_deid/pretrained/<name>, the shipped location).
@@ -30,7 +32,8 @@ training config (paths reduced to file names) and its hash, seed, steps (from
 --log: the `spacy train` console output or the JSONL file of
 spacy.ConsoleLogger's `output_file`), the NER's dev scores and, with
 --scores (a JSON from `spacy-deid evaluate --json`), the headline dev scores
-of the assembled pipeline.
+of the assembled pipeline. After a change to the rules or settings,
+--scores-only --scores SCORES_JSON rewrites those headline scores alone.
 """
 
 import argparse
@@ -601,6 +604,24 @@ def refresh_prefilters(output: Path) -> List[str]:
     return written
 
 
+def refresh_scores(output: Path, scores: Path) -> Dict[str, Any]:
+    """Replace the dev scores in a saved pipeline's meta.json (after a change
+    to its rules or settings; nothing else of the pipeline changes).
+
+    output (Path): The pipeline directory (with a trained component).
+    scores (Path): `spacy-deid evaluate --json` of that pipeline on its dev set.
+    RETURNS (Dict[str, Any]): The scores written.
+    """
+    meta_path = output / "meta.json"
+    meta = srsly.read_json(meta_path)
+    if not isinstance(meta.get("training"), dict):
+        raise ValueError(f"{meta_path} records no training: no dev scores to update")
+    record = headline_scores(scores)
+    meta["training"]["pipeline_dev_scores"] = record
+    srsly.write_json(meta_path, meta)
+    return record
+
+
 def dir_size(path: Path) -> int:
     """Total size in bytes of the files under a directory."""
     return sum(item.stat().st_size for item in path.rglob("*") if item.is_file())
@@ -625,7 +646,23 @@ def main(argv: Optional[List[str]] = None) -> None:
         action="store_true",
         help="rewrite only the rules' prefilter database of a built pipeline",
     )
+    parser.add_argument(
+        "--scores-only",
+        action="store_true",
+        help="rewrite only the dev scores (--scores) in a built pipeline's meta.json",
+    )
     args = parser.parse_args(argv)
+    if args.scores_only:
+        output = args.output or PRETRAINED_DIR / PIPELINES[args.name]
+        try:
+            if args.scores is None:
+                raise ValueError("--scores-only needs --scores FILE")
+            record = refresh_scores(output, args.scores)
+        except (OSError, ValueError) as error:
+            sys.exit(f"Could not update the scores of '{args.name}': {error}")
+        strict = record["strict"]["f1"]
+        print(f"Wrote the dev scores (strict F1 {strict:.4f}) in {output}/meta.json")
+        return
     if args.prefilter_only:
         output = args.output or PRETRAINED_DIR / args.name
         try:
