@@ -14,7 +14,7 @@ from spacy_deid import load as spacy_deid_load
 from spacy_deid.corpus.labelmaps import MEDDOCAN_LABELS
 from spacy_deid.extensions import install_extensions
 
-from .conftest import SESSION_KEY, ROOT, listening_tagger_pipeline, run_python
+from .conftest import ROOT, SESSION_KEY, listening_tagger_pipeline, run_python
 
 DEFAULT_PIPES = ["clinical_sentencizer", "phi_rules", "phi_ner", "phi_surrogates"]
 RULES_PIPES = ["clinical_sentencizer", "phi_rules", "phi_surrogates"]
