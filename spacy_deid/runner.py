@@ -75,7 +75,8 @@ SCORE_BLIND_FACTORIES = frozenset({KNOWN, SURROGATES})
 # Sentence splitters, and the components that read no sentence boundaries: a
 # splitter followed by these alone is left out of a run (see
 # `skip_unread_sentences`).
-SENTENCIZER_FACTORIES = frozenset({"clinical_sentencizer", "sentencizer"})
+CLINICAL_SENTENCIZER = "clinical_sentencizer"
+SENTENCIZER_FACTORIES = frozenset({CLINICAL_SENTENCIZER, "sentencizer"})
 SENTENCE_BLIND_FACTORIES = frozenset({KNOWN, "phi_rules", SURROGATES})
 # Components that read sentence starts only to cut a doc longer than
 # `segments.MAX_DOC_TOKENS` into pieces (see `limit_unread_sentences`).
@@ -517,7 +518,7 @@ def limit_unread_sentences(nlp: Language) -> List[str]:
     readers = SENTENCE_BLIND_FACTORIES | LONG_DOC_SENTENCE_FACTORIES
     limited = []
     for i, name in enumerate(nlp.pipe_names):
-        if nlp.get_pipe_meta(name).factory != "clinical_sentencizer":
+        if nlp.get_pipe_meta(name).factory != CLINICAL_SENTENCIZER:
             continue
         if _only_followed_by(nlp, i, readers):
             nlp.get_pipe(name).min_tokens = MAX_DOC_TOKENS + 1
