@@ -45,7 +45,8 @@ from spacy.vocab import Vocab
 
 from ..extensions import install_extensions
 from ..ner.component import merge_ents
-from ..ner.crf import biluo_tag_names, crf_marginals, length_groups, pad_batch, viterbi
+from ..ner.crf import BiluoLabels, biluo_tag_names, crf_marginals, length_groups
+from ..ner.crf import pad_batch, viterbi
 from ..ner.segments import MAX_DOC_TOKENS, join_predictions, split_docs
 from ..ner.spans import biluo_spans, bias_emissions, check_thresholds, drop_not_phi
 from ..ner.spans import threshold_of
@@ -169,7 +170,7 @@ def make_phi_crf(
     )
 
 
-class PhiCRF(Pipe):
+class PhiCRF(BiluoLabels, Pipe):
     """A CRFsuite feature CRF tagger for PHI with BILUO-constrained decoding.
 
     Not trainable by `nlp.update` (`is_trainable` is False): `initialize`
@@ -227,21 +228,6 @@ class PhiCRF(Pipe):
         self._matcher = self._make_matcher()
         self.model_bytes: Optional[bytes] = None
         self._weights: Optional[CRFWeights] = None
-
-    @property
-    def labels(self) -> Tuple[str, ...]:
-        """RETURNS (Tuple[str, ...]): The entity labels."""
-        return tuple(self.cfg["labels"])
-
-    @property
-    def label_data(self) -> List[str]:
-        """RETURNS (List[str]): The labels, for `spacy init labels`."""
-        return list(self.labels)
-
-    @property
-    def tag_names(self) -> List[str]:
-        """RETURNS (List[str]): The BILUO tags in model order ("O" first)."""
-        return biluo_tag_names(self.labels)
 
     @property
     def is_initialized(self) -> bool:

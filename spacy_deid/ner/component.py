@@ -52,9 +52,9 @@ from ..extensions import install_extensions
 from ..labels import NOT_PHI_KEY
 from ..scorers import PHI_SCORE_WEIGHTS, score_phi
 from ._crf_layer import get_crf_params
-from .crf import CRFGrads, biluo_tag_names, constraint_params, crf_loss
+from .crf import CRFGrads, constraint_params, crf_loss
 from .crf import crf_marginals, length_groups, log_softmax, pad_batch, softmax_loss
-from .crf import CRFParams, viterbi, viterbi_seqs
+from .crf import BiluoLabels, CRFParams, viterbi, viterbi_seqs
 from .spans import biluo_spans, bias_emissions, check_recall_bias, check_thresholds
 from .spans import threshold_of
 from .spans import drop_not_phi as _drop_not_phi
@@ -193,7 +193,7 @@ def make_phi_ner(
     )
 
 
-class PhiEntityRecognizer(TrainablePipe):
+class PhiEntityRecognizer(BiluoLabels, TrainablePipe):
     """A BiLSTM-CRF named entity tagger for PHI."""
 
     def __init__(
@@ -247,21 +247,6 @@ class PhiEntityRecognizer(TrainablePipe):
         # (always with `thresholds`). Not saved: `runner.deidentify_items`
         # turns it off for a run in which nothing reads the scores.
         self.with_scores = True
-
-    @property
-    def labels(self) -> Tuple[str, ...]:
-        """RETURNS (Tuple[str, ...]): The entity labels."""
-        return tuple(self.cfg["labels"])
-
-    @property
-    def label_data(self) -> List[str]:
-        """RETURNS (List[str]): The labels, for `spacy init labels`."""
-        return list(self.labels)
-
-    @property
-    def tag_names(self) -> List[str]:
-        """RETURNS (List[str]): The BILUO tags in model order ("O" first)."""
-        return biluo_tag_names(self.labels)
 
     def add_label(self, label: str) -> int:
         """Add an entity label before the model is initialized.

@@ -25,7 +25,7 @@ BILUO constraints alone for decoding.
 """
 
 from dataclasses import dataclass
-from typing import List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -46,6 +46,28 @@ def biluo_tag_names(labels: Sequence[str]) -> List[str]:
     RETURNS (List[str]): 1 + 4 * len(labels) tag names.
     """
     return ["O"] + [f"{p}-{label}" for label in labels for p in PREFIXES]
+
+
+class BiluoLabels:
+    """The label properties of a BILUO tagging component whose labels are
+    `cfg["labels"]` (`phi_ner`, `phi_crf`)."""
+
+    cfg: Dict[str, Any]
+
+    @property
+    def labels(self) -> Tuple[str, ...]:
+        """RETURNS (Tuple[str, ...]): The entity labels."""
+        return tuple(self.cfg["labels"])
+
+    @property
+    def label_data(self) -> List[str]:
+        """RETURNS (List[str]): The labels, for `spacy init labels`."""
+        return list(self.labels)
+
+    @property
+    def tag_names(self) -> List[str]:
+        """RETURNS (List[str]): The BILUO tags in model order ("O" first)."""
+        return biluo_tag_names(self.labels)
 
 
 def n_labels_for(n_tags: int) -> int:
