@@ -82,7 +82,8 @@ SENTENCE_BLIND_FACTORIES = frozenset({KNOWN, "phi_rules", SURROGATES})
 # `segments.MAX_DOC_TOKENS` into pieces (see `limit_unread_sentences`).
 LONG_DOC_SENTENCE_FACTORIES = frozenset({NER, "phi_crf"})
 FAILED_KEY = "spacy_deid_failed"
-# Labels whose replacement may equal the original (ages <= 89 are kept).
+# Labels whose replacement may equal the original (ages <= 89 are kept), as
+# `phi_surrogates` sees them (after its `label_map`; see `kept_by`).
 KEPT_LABELS = frozenset({"AGE"})
 ON_ERROR_REJECT = "reject"
 ON_ERROR_REDACT_ALL = "redact-all"
@@ -127,8 +128,34 @@ def _error_name(err: BaseException) -> str:
     return f"ProcessingError: {type(err).__name__}"
 
 
+def _kept_label(span: Span) -> bool:
+    return span.label_ in KEPT_LABELS
+
+
+def kept_by(nlp: Language) -> Callable[[Span], bool]:
+    """Which PHI spans a pipeline may replace by themselves: those whose label,
+    as its last component (`phi_surrogates`) maps it for surrogates, is in
+    KEPT_LABELS. A MEDDOCAN age ("EDAD_SUJETO_ASISTENCIA") is an AGE there.
+
+    nlp (Language): A pipeline ending with `phi_surrogates`.
+    RETURNS (Callable[[Span], bool]): The test, for `check_deidentified`.
+    """
+    last = nlp.pipeline[-1][1] if nlp.pipeline else None
+    surrogate_label = getattr(last, "surrogate_label", None)
+    if surrogate_label is None:
+        return _kept_label
+
+    def kept(span: Span) -> bool:
+        return surrogate_label(span.label_, span.text) in KEPT_LABELS
+
+    return kept
+
+
 def check_deidentified(
-    doc: Doc, spans: Sequence[Span], text: Optional[str] = None
+    doc: Doc,
+    spans: Sequence[Span],
+    text: Optional[str] = None,
+    kept: Callable[[Span], bool] = _kept_label,
 ) -> str:
     """Return `doc._.deidentified` after checking that it really is the input
     with every PHI span replaced; raise otherwise (fail closed).
@@ -137,6 +164,8 @@ def check_deidentified(
     spans (Sequence[Span]): The PHI spans that must have been replaced.
     text (Optional[str]): `doc.text`, if the caller has just read it
         (`doc.text` joins every token's text at each access).
+    kept (Callable[[Span], bool]): Which spans may be replaced by themselves
+        (default: a label in KEPT_LABELS; see `kept_by`).
     RETURNS (str): The de-identified text.
     """
     if doc.user_data.get(FAILED_KEY):
@@ -162,19 +191,24 @@ def check_deidentified(
         if i < 0 or regions[i][1] < span.end_char:
             raise DeidCheckError(f"a {span.label_} span was not replaced")
         in_s, in_e, out_s, out_e = regions[i]
-        if span.label_ not in KEPT_LABELS and text[in_s:in_e] == out[out_s:out_e]:
+        if text[in_s:in_e] == out[out_s:out_e] and not kept(span):
             raise DeidCheckError(f"a {span.label_} span was replaced by itself")
     return out
 
 
-def doc_to_result(record: Record, doc: Doc, with_offsets: bool = False) -> Result:
+def doc_to_result(
+    record: Record,
+    doc: Doc,
+    with_offsets: bool = False,
+    kept: Callable[[Span], bool] = _kept_label,
+) -> Result:
     """Build the output record from a processed doc; raise if it is not
-    de-identified (fail closed)."""
+    de-identified (fail closed). `kept`: see `check_deidentified`."""
     text = doc.text
     if text != record.text:
         raise DeidCheckError("the pipeline changed the input text")
     ents = doc.ents
-    deidentified = check_deidentified(doc, ents, text)
+    deidentified = check_deidentified(doc, ents, text, kept)
     spans = []
     out_offsets = {(s, e): (os_, oe) for s, e, os_, oe in doc._.offset_map}
     for ent in ents:
@@ -233,7 +267,7 @@ def _one(nlp: Language, record: Record, with_offsets: bool) -> Output:
                 # A failing component dropped the doc (see `MarkFailed`).
                 error = "ProcessingError: a component failed and dropped the doc"
                 return Rejected(record.index, record.id, error, record.line)
-            return doc_to_result(record, pairs[0][0], with_offsets)
+            return doc_to_result(record, pairs[0][0], with_offsets, kept_by(nlp))
     except Exception as err:  # noqa: BLE001 - fail closed, whatever the error
         return Rejected(record.index, record.id, _error_name(err), record.line)
 
@@ -273,11 +307,12 @@ def run_batch(
     with_offsets (bool): Add `out_start`/`out_end` to spans.
     RETURNS (List[Output]): One output per record, in order.
     """
+    kept = kept_by(nlp)
     try:
         with nlp.memory_zone():
             pairs = nlp.pipe(((r.text, _context(r)) for r in batch), as_tuples=True)
             return [
-                doc_to_result(r, doc, with_offsets)
+                doc_to_result(r, doc, with_offsets, kept)
                 for r, (doc, _) in zip(batch, pairs, strict=True)
             ]
     except Exception:  # noqa: BLE001 - isolate the bad record below

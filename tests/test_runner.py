@@ -77,6 +77,47 @@ def test_surrogates_must_be_last():
         list(deidentify_items(nlp, [Record(0, "a", "Dr. Whalen")]))
 
 
+def test_kept_by_reads_the_surrogates_label_map():
+    """A span may be replaced by itself only if phi_surrogates sees an AGE:
+    the MEDDOCAN age label maps to AGE under "meddocan2i2b2"."""
+    nlp = spacy.blank("es")
+    nlp.add_pipe("phi_surrogates", config={"label_map": "meddocan2i2b2"})
+    doc = nlp.make_doc("Varón de 45 años, Lucía.")
+    age = doc.char_span(9, 16, "EDAD_SUJETO_ASISTENCIA")
+    name = doc.char_span(18, 23, "NOMBRE_SUJETO_ASISTENCIA")
+    kept = runner_module.kept_by(nlp)
+    assert kept(age) and not kept(name)
+    assert not runner_module.kept_by(spacy.blank("es"))(age)  # no label map
+
+
+def test_meddocan_ages_kept_under_90_are_not_rejected(monkeypatch):
+    """With keep_ages_under_90, a MEDDOCAN-labelled age stays as it is and the
+    note passes the check; a name replaced by itself is still rejected."""
+    from spacy_deid.surrogates.replacer import PhiSurrogates
+
+    overrides = {"components.phi_surrogates.keep_ages_under_90": True}
+    nlp = spacy_deid.load("es_meddocan", config=overrides)
+    nlp.get_pipe("phi_surrogates").set_key(bytes(range(32)))
+    text = "Paciente de 45 años, atendido por la Dra. Lucía Ferrer Soler."
+    (out,) = deidentify_items(nlp, [Record(0, "a", text)])
+    assert isinstance(out, Result), out
+    assert out.text.startswith("Paciente de 45 años") and "Ferrer" not in out.text
+    ages = [s for s in out.spans if s["label"] == "EDAD_SUJETO_ASISTENCIA"]
+    assert [text[s["start"] : s["end"]] for s in ages] == ["45 años"]
+
+    original = PhiSurrogates._surrogate
+
+    def keep_names(self, label, text, *args, **kwargs):
+        if label == "DOCTOR":
+            return text
+        return original(self, label, text, *args, **kwargs)
+
+    monkeypatch.setattr(PhiSurrogates, "_surrogate", keep_names)
+    (out,) = deidentify_items(nlp, [Record(0, "a", text)])
+    assert isinstance(out, Rejected), out
+    assert "NOMBRE_PERSONAL_SANITARIO span was replaced by itself" in out.error
+
+
 def test_surrogate_equal_to_original_is_rejected(monkeypatch):
     """A replacement that leaves the PHI in place is caught by the check."""
     from spacy_deid.surrogates.replacer import PhiSurrogates

@@ -14,6 +14,7 @@ PHI_NOTE = "Seen on 09/14/2067 by Dr. Whalen, MRN 7194334."
 
 
 def _run(nlp, items, **kwargs):
+    nlp.get_pipe("phi_surrogates").set_key(b"hostile-input-test-key-0123456789")
     return list(deidentify_items(nlp, items, **kwargs))
 
 
