@@ -69,6 +69,8 @@ KNOWN = "phi_known"
 # whose `phi_surrogates` reads them through this label map.
 KNOWN_LABEL_MAPS = {"meddocan2i2b2": "i2b22meddocan"}
 NER = "phi_ner"
+# Taggers that give their spans a `phi_score` (see `skip_unread_scores`).
+SCORING_FACTORIES = frozenset({NER, "phi_crf"})
 # Components that read no `phi_score`: a `phi_ner` followed by these alone
 # computes no scores during a run (see `skip_unread_scores`).
 SCORE_BLIND_FACTORIES = frozenset({KNOWN, SURROGATES})
@@ -495,10 +497,10 @@ def _only_followed_by(nlp: Language, index: int, factories: FrozenSet[str]) -> b
 
 
 def skip_unread_scores(nlp: Language) -> List[str]:
-    """Turn off the span scores (`with_scores`) of every `phi_ner` component
-    after which only score-blind components run (`SCORE_BLIND_FACTORIES`):
-    the runner's outputs hold no scores, and the CRF marginals behind them
-    take about 15% of `en`'s time. Components that read scores
+    """Turn off the span scores (`with_scores`) of every `phi_ner` or
+    `phi_crf` component after which only score-blind components run
+    (`SCORE_BLIND_FACTORIES`): the runner's outputs hold no scores, and the
+    CRF marginals behind them take about 15% of `en`'s time. Components that read scores
     (`phi_consistency`, `phi_merge`, any other) keep them, as do `thresholds`.
 
     nlp (Language): The pipeline.
@@ -509,7 +511,8 @@ def skip_unread_scores(nlp: Language) -> List[str]:
     changed = []
     for i, name in enumerate(names):
         pipe = nlp.get_pipe(name)
-        if nlp.get_pipe_meta(name).factory != NER or not pipe.with_scores:
+        factory = nlp.get_pipe_meta(name).factory
+        if factory not in SCORING_FACTORIES or not pipe.with_scores:
             continue
         if _only_followed_by(nlp, i, SCORE_BLIND_FACTORIES):
             pipe.with_scores = False
@@ -562,7 +565,7 @@ def limit_unread_sentences(nlp: Language) -> List[str]:
 
 
 def restore_scores(nlp: Language, names: List[str]) -> None:
-    """Turn the span scores of these `phi_ner` components back on."""
+    """Turn the span scores of these `phi_ner`/`phi_crf` components back on."""
     for name in names:
         if name in nlp.pipe_names:
             nlp.get_pipe(name).with_scores = True

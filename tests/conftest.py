@@ -55,6 +55,20 @@ def nlp_es():
     return _with_key(spacy_deid.load("es_meddocan"))
 
 
+def count_calls(monkeypatch, owner, name: str) -> list:
+    """Wrap `owner.<name>` (a module function or a class's method) so that
+    each call appends its positional arguments to the list returned."""
+    calls = []
+    real = getattr(owner, name)
+
+    def counted(*args, **kwargs):
+        calls.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, counted)
+    return calls
+
+
 @pytest.fixture(scope="session")
 def examples_path() -> Path:
     return ROOT / "examples" / "notes.jsonl"

@@ -18,7 +18,7 @@ from spacy_deid.runner import (
     doc_to_result,
 )
 
-from .conftest import ROOT
+from .conftest import ROOT, count_calls
 
 RULER_FAILS = """
 import json
@@ -202,14 +202,7 @@ def test_runner_computes_no_unread_scores(nlp_en, monkeypatch):
     one process and with two, and turns the scores back on after the run."""
     from spacy_deid.ner import component
 
-    calls = []
-    real = component.crf_marginals
-
-    def counted(*args):
-        calls.append(1)
-        return real(*args)
-
-    monkeypatch.setattr(component, "crf_marginals", counted)
+    calls = count_calls(monkeypatch, component, "crf_marginals")
     check_skipped_work(nlp_en, monkeypatch, "skip_unread_scores", calls)
     assert nlp_en.get_pipe("phi_ner").with_scores
 
@@ -234,21 +227,28 @@ def check_skipped_work(nlp, monkeypatch, skip: str, calls: list) -> None:
 
 
 @pytest.mark.parametrize(
-    "between,skipped",
-    [([], ["phi_ner"]), (["phi_consistency"], []), (["phi_ner"], ["phi_ner_2"])],
+    "first,between,skipped",
+    [
+        ("phi_ner", [], ["phi_ner"]),
+        ("phi_ner", ["phi_consistency"], []),
+        ("phi_ner", ["phi_ner"], ["phi_ner_2"]),
+        ("phi_crf", [], ["phi_crf"]),
+        ("phi_crf", ["phi_merge"], []),
+        ("phi_ner", ["phi_crf"], ["phi_crf_2"]),
+    ],
 )
-def test_skip_unread_scores_only_before_score_blind_components(between, skipped):
-    """Scores are skipped for a `phi_ner` followed only by `phi_known` and
-    `phi_surrogates`; any other later component may read them."""
+def test_skip_unread_scores_only_before_score_blind_components(first, between, skipped):
+    """Scores are skipped for a `phi_ner` or `phi_crf` followed only by
+    `phi_known` and `phi_surrogates`; any other later component may read them."""
     nlp = spacy.blank("en")
-    nlp.add_pipe("phi_ner")
+    nlp.add_pipe(first)
     for i, factory in enumerate(between):
         nlp.add_pipe(factory, name=f"{factory}_{i + 2}")
     nlp.add_pipe("phi_known")
     nlp.add_pipe("phi_surrogates")
     assert runner_module.skip_unread_scores(nlp) == skipped
     for name in nlp.pipe_names:
-        if nlp.get_pipe_meta(name).factory == "phi_ner":
+        if nlp.get_pipe_meta(name).factory in ("phi_ner", "phi_crf"):
             assert nlp.get_pipe(name).with_scores is (name not in skipped)
     runner_module.restore_scores(nlp, skipped)
     assert all(getattr(pipe, "with_scores", True) for _, pipe in nlp.pipeline)
@@ -260,14 +260,7 @@ def test_runner_splits_no_unread_sentences(nlp_rules, monkeypatch):
     with one process and with two, and enables it again after the run."""
     from spacy_deid.sentences import ClinicalSentencizer
 
-    calls = []
-    real = ClinicalSentencizer.__call__
-
-    def counted(self, doc):
-        calls.append(1)
-        return real(self, doc)
-
-    monkeypatch.setattr(ClinicalSentencizer, "__call__", counted)
+    calls = count_calls(monkeypatch, ClinicalSentencizer, "__call__")
     names = list(nlp_rules.pipe_names)
     assert "clinical_sentencizer" in names
     check_skipped_work(nlp_rules, monkeypatch, "skip_unread_sentences", calls)

@@ -47,7 +47,7 @@ from ..extensions import install_extensions
 from ..ner.component import merge_ents
 from ..ner.crf import BiluoLabels, biluo_tag_names, crf_marginals, length_groups
 from ..ner.crf import pad_batch, viterbi
-from ..ner.segments import MAX_DOC_TOKENS, join_predictions, split_docs
+from ..ner.segments import MAX_DOC_TOKENS, Prediction, join_predictions, split_docs
 from ..ner.spans import biluo_spans, bias_emissions, check_thresholds, drop_not_phi
 from ..ner.spans import threshold_of
 from ..scorers import PHI_SCORE_WEIGHTS, score_phi
@@ -79,9 +79,6 @@ MODEL_KEYS = (
 )
 
 logger = logging.getLogger(__name__)
-
-# Predictions per doc: decoded tag ids (n_tokens,) and their marginals.
-Prediction = Tuple[np.ndarray, np.ndarray]
 
 
 @Language.factory(
@@ -228,6 +225,10 @@ class PhiCRF(BiluoLabels, Pipe):
         self._matcher = self._make_matcher()
         self.model_bytes: Optional[bytes] = None
         self._weights: Optional[CRFWeights] = None
+        # Whether prediction computes the marginals behind `phi_score` (always
+        # with `thresholds`). Not saved: `runner.deidentify_items` turns it off
+        # for a run in which nothing reads the scores.
+        self.with_scores = True
 
     @property
     def is_initialized(self) -> bool:
@@ -384,10 +385,11 @@ class PhiCRF(BiluoLabels, Pipe):
             yield from docs
 
     def predict(self, docs: Iterable[Doc]) -> List[Prediction]:
-        """Decode the best legal BILUO tags and their marginals. Docs are not
-        modified. A doc longer than `segments.MAX_DOC_TOKENS` tokens is
-        predicted in pieces (cut at line breaks where possible), so that
-        memory stays bounded however long a note is.
+        """Decode the best legal BILUO tags and their marginals (None unless
+        `with_scores` or `thresholds`). Docs are not modified. A doc longer
+        than `segments.MAX_DOC_TOKENS` tokens is predicted in pieces (cut at
+        line breaks where possible), so that memory stays bounded however long
+        a note is.
 
         docs (Iterable[Doc]): The docs.
         RETURNS (List[Prediction]): (tag ids, marginals of those tags) per doc.
@@ -401,10 +403,15 @@ class PhiCRF(BiluoLabels, Pipe):
         ]
         params = weights.params()
         lengths = [len(s) for s in scores]
+        with_scores = self.with_scores or bool(self.cfg["thresholds"])
         for group in length_groups(lengths, MAX_DECODE_SLOTS):
             seqs = [scores[i] for i in group]
             emissions, group_lengths = pad_batch(seqs, weights.n_tags)
             paths, _ = viterbi(emissions, group_lengths, params)
+            if not with_scores:
+                for row, i in enumerate(group):
+                    preds[i] = paths[row, : lengths[i]], None
+                continue
             marginals = crf_marginals(emissions, group_lengths, params)
             for row, i in enumerate(group):
                 path = paths[row, : lengths[i]]
@@ -446,28 +453,34 @@ class PhiCRF(BiluoLabels, Pipe):
             # on the spans written. A span merged with a rule entity gets
             # the score of the tokens it covers.
             for span in new:
-                score = score_of.get((span.start, span.end))
-                if score is None:
-                    score = float(np.mean(probs[span.start : span.end]))
-                _set_extensions(span, score)
+                offsets = (span.start, span.end)
+                if offsets in score_of:
+                    _set_extensions(span, score_of[offsets])
+                else:
+                    _set_extensions(span, _mean(probs, span.start, span.end))
             doc.set_ents(sorted(kept + new, key=lambda s: s.start), default="outside")
 
     def _spans(
         self,
         doc: Doc,
         tag_ids: np.ndarray,
-        probs: np.ndarray,
+        probs: Optional[np.ndarray],
         tag_names: List[str],
-    ) -> List[Tuple[Span, float]]:
-        """The spans of legal BILUO tags with their scores (mean marginal),
-        without spans that have no letter or digit, spans under their
-        label's threshold and spans inside known non-PHI (rules'
-        `doc.spans["phi_not"]`)."""
+    ) -> List[Tuple[Span, Optional[float]]]:
+        """The spans of legal BILUO tags with their scores (mean marginal;
+        None without marginals), without spans that have no letter or digit,
+        spans under their label's threshold and spans inside known non-PHI
+        (rules' `doc.spans["phi_not"]`)."""
         thresholds = self.cfg["thresholds"]
+        if thresholds and probs is None:
+            raise ValueError(
+                f"'{self.name}': thresholds were set after prediction, which "
+                "computed no scores; predict again"
+            )
         scored = []
         for span in drop_not_phi(doc, biluo_spans(doc, tag_ids, tag_names)):
-            score = float(np.mean(probs[span.start : span.end]))
-            if score >= threshold_of(thresholds, span.label_):
+            score = _mean(probs, span.start, span.end)
+            if score is None or score >= threshold_of(thresholds, span.label_):
                 scored.append((span, score))
         return scored
 
@@ -620,7 +633,12 @@ def _known_tag(tag: Optional[str], keep: Optional[Set[str]]) -> Optional[str]:
     return tag if tag[2:] in keep else None
 
 
-def _set_extensions(span: Span, score: float) -> None:
+def _mean(probs: Optional[np.ndarray], start: int, end: int) -> Optional[float]:
+    """The mean of the tokens' marginals, None without marginals."""
+    return None if probs is None else float(np.mean(probs[start:end]))
+
+
+def _set_extensions(span: Span, score: Optional[float]) -> None:
     span._.phi_source = SOURCE
     span._.phi_score = score
 

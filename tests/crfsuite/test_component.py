@@ -21,6 +21,7 @@ from spacy_deid.crfsuite.features import FEATURES_VERSION  # noqa: E402
 from spacy_deid.labels import NOT_PHI_KEY  # noqa: E402
 from spacy_deid.ner.crf import is_valid_biluo, viterbi  # noqa: E402
 
+from ..conftest import count_calls  # noqa: E402
 from .conftest import make_data, make_examples, make_nlp, train_nlp  # noqa: E402
 
 TEXTS = [
@@ -285,6 +286,48 @@ def test_thresholds(trained_nlp):
         make_nlp(thresholds={"DATE": 1.5})
 
 
+def _count_marginals(monkeypatch) -> list:
+    """Count phi_crf's calls of `crf_marginals` (one item per call)."""
+    from spacy_deid.crfsuite import component as component_module
+
+    return count_calls(monkeypatch, component_module, "crf_marginals")
+
+
+def test_without_scores_same_spans_and_no_marginals(trained_nlp, monkeypatch):
+    """`with_scores = False` (what the runner sets when nothing reads the
+    scores): the same spans, `phi_score` None, no CRF marginals computed;
+    `thresholds` still get their scores, a span group gets None scores, and
+    thresholds set after a prediction without scores are refused."""
+    data = trained_nlp.get_pipe("phi_crf").to_bytes()
+    texts = TEXTS + ["Dr. Quill and Dr. Vera on 3/4 ."]
+    scored = _scored(trained_nlp, texts)
+    calls = _count_marginals(monkeypatch)
+    crf = trained_nlp.get_pipe("phi_crf")
+    monkeypatch.setattr(crf, "with_scores", False)
+    plain = _scored(trained_nlp, texts)
+    assert calls == [] and len(plain) >= 4
+    assert [e[:2] for e in plain] == [e[:2] for e in scored]
+    assert all(e[2] is None for e in plain) and all(e[2] > 0 for e in scored)
+    nlp = make_nlp(thresholds={"*": 0.0})
+    nlp.get_pipe("phi_crf").from_bytes(data)
+    nlp.get_pipe("phi_crf").with_scores = False
+    assert _scored(nlp, texts) == scored and calls
+    nlp = make_nlp(spans_key="crf")
+    nlp.get_pipe("phi_crf").from_bytes(data)
+    nlp.get_pipe("phi_crf").with_scores = False
+    doc = nlp(TEXTS[0])
+    group = doc.spans["crf"]
+    assert [(s.text, s.label_) for s in group] == EXPECTED[0]
+    assert group[0]._.phi_score is None
+    preds = _predictions(trained_nlp, TEXTS[:1])
+    crf.cfg["thresholds"] = {"*": 0.5}
+    try:
+        with pytest.raises(ValueError, match="thresholds were set after prediction"):
+            crf.set_annotations([trained_nlp.make_doc(TEXTS[0])], preds)
+    finally:
+        crf.cfg["thresholds"] = {}
+
+
 def test_spans_key_mode(trained_nlp):
     nlp = make_nlp(spans_key="crf")
     nlp.get_pipe("phi_crf").from_bytes(trained_nlp.get_pipe("phi_crf").to_bytes())
@@ -478,3 +521,21 @@ def test_long_doc_is_predicted_as_its_pieces(trained_nlp, monkeypatch):
     assert np.array_equal(probs, np.concatenate([p for _, p in alone]))
     labels = {crf.tag_names[t][2:] for t in tags if crf.tag_names[t] != "O"}
     assert labels == {"DOCTOR", "DATE"}
+
+
+def test_runner_computes_no_unread_marginals(monkeypatch):
+    """`deidentify_items` over a pipeline ending `phi_crf`, `phi_surrogates`
+    computes no CRF marginals, gives the output it gives with them, and turns
+    the scores back on after the run."""
+    from spacy_deid import runner
+    from spacy_deid.records import Record
+
+    nlp = train_nlp()
+    nlp.add_pipe("phi_surrogates").set_key(bytes(range(32)))
+    records = [Record(i, str(i), text) for i, text in enumerate(TEXTS)]
+    calls = _count_marginals(monkeypatch)
+    fast = list(runner.deidentify_items(nlp, records))
+    assert calls == [] and sum(len(out.spans) for out in fast) == 3
+    assert nlp.get_pipe("phi_crf").with_scores
+    monkeypatch.setattr(runner, "skip_unread_scores", lambda nlp: [])
+    assert list(runner.deidentify_items(nlp, records)) == fast and calls
