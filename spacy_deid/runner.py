@@ -136,14 +136,14 @@ def _kept_label(span: Span) -> bool:
 
 def kept_by(nlp: Language) -> Callable[[Span], bool]:
     """Which PHI spans a pipeline may replace by themselves: those whose label,
-    as its last component (`phi_surrogates`) maps it for surrogates, is in
+    as its `phi_surrogates` maps it for surrogates, is in
     KEPT_LABELS. A MEDDOCAN age ("EDAD_SUJETO_ASISTENCIA") is an AGE there.
 
     nlp (Language): A pipeline ending with `phi_surrogates`.
     RETURNS (Callable[[Span], bool]): The test, for `check_deidentified`.
     """
-    last = nlp.pipeline[-1][1] if nlp.pipeline else None
-    surrogate_label = getattr(last, "surrogate_label", None)
+    pipe = nlp.get_pipe(SURROGATES) if SURROGATES in nlp.pipe_names else None
+    surrogate_label = getattr(pipe, "surrogate_label", None)
     if surrogate_label is None:
         return _kept_label
 
@@ -260,8 +260,11 @@ class MarkFailed:
                 doc.user_data[FAILED_KEY] = type(err).__name__
 
 
-def _one(nlp: Language, record: Record, with_offsets: bool) -> Output:
-    """Process one record on its own; any error rejects only this record."""
+def _one(
+    nlp: Language, record: Record, with_offsets: bool, kept: Callable[[Span], bool]
+) -> Output:
+    """Process one record on its own; any error rejects only this record.
+    `kept`: see `check_deidentified`."""
     try:
         with nlp.memory_zone():
             pairs = list(nlp.pipe([(record.text, _context(record))], as_tuples=True))
@@ -269,7 +272,7 @@ def _one(nlp: Language, record: Record, with_offsets: bool) -> Output:
                 # A failing component dropped the doc (see `MarkFailed`).
                 error = "ProcessingError: a component failed and dropped the doc"
                 return Rejected(record.index, record.id, error, record.line)
-            return doc_to_result(record, pairs[0][0], with_offsets, kept_by(nlp))
+            return doc_to_result(record, pairs[0][0], with_offsets, kept)
     except Exception as err:  # noqa: BLE001 - fail closed, whatever the error
         return Rejected(record.index, record.id, _error_name(err), record.line)
 
@@ -318,7 +321,7 @@ def run_batch(
                 for r, (doc, _) in zip(batch, pairs, strict=True)
             ]
     except Exception:  # noqa: BLE001 - isolate the bad record below
-        return [_one(nlp, r, with_offsets) for r in batch]
+        return [_one(nlp, r, with_offsets, kept) for r in batch]
 
 
 def _single_process(

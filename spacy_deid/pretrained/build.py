@@ -54,7 +54,7 @@ from spacy.tokens import Doc
 from spacy.util import load_config, load_model_from_config, load_model_from_path
 from thinc.api import Config
 
-from .. import PRETRAINED_DIR, PIPELINES, __version__
+from .. import PRETRAINED_DIR, PIPELINES, __version__, pipeline_path
 from ..ner.segments import listens_upstream
 from ..rules import prefilter
 from ..rules.ruler import PhiRuler
@@ -653,8 +653,8 @@ def main(argv: Optional[List[str]] = None) -> None:
     )
     args = parser.parse_args(argv)
     if args.scores_only:
-        output = args.output or PRETRAINED_DIR / PIPELINES[args.name]
         try:
+            output = args.output or pipeline_path(args.name)
             if args.scores is None:
                 raise ValueError("--scores-only needs --scores FILE")
             record = refresh_scores(output, args.scores)
@@ -664,8 +664,8 @@ def main(argv: Optional[List[str]] = None) -> None:
         print(f"Wrote the dev scores (strict F1 {strict:.4f}) in {output}/meta.json")
         return
     if args.prefilter_only:
-        output = args.output or PRETRAINED_DIR / args.name
         try:
+            output = args.output or pipeline_path(args.name)
             names = refresh_prefilters(output)
         except (OSError, ValueError) as error:
             sys.exit(f"Could not write the prefilter of '{args.name}': {error}")

@@ -32,14 +32,15 @@ about what `re` spends on 500 notes. A saved pipeline carries it
 (phi_rules/prefilter.hs, `to_bytes`), with a digest of the prefilter regexes
 and the Hyperscan version it was built from: from the first text on, a
 background thread writes the prefilter regexes again (about 0.1 s) and uses
-the saved database only if the digests agree, so a stale or damaged file costs a build, never a
-match. Without a saved database, a prefilter starts building one once
-`BUILD_AFTER_CHARS` characters have gone through (about 25 notes), in a
-background thread, since Hyperscan's compiler releases the GIL; until it is
-ready every pattern runs. So a few notes at the command line, or a test, never
-pay for a build, and a longer run does not wait for it. It is built once per
-process and list of patterns; a pickled copy (a "spawn" worker's) carries the
-built database serialized. Each thread scans with its own scratch space.
+the saved database only if the digests agree, so a stale or damaged file
+costs a build, never a match. Without a saved database, a prefilter starts
+building one once `BUILD_AFTER_CHARS` characters have gone through (about 25
+notes), in a background thread, since Hyperscan's compiler releases the GIL;
+until it is ready every pattern runs. So a few notes at the command line, or
+a test, never pay for a build, and a longer run does not wait for it. It is
+built once per process and list of patterns; a pickled copy (a "spawn"
+worker's) carries the built database serialized. Each thread scans with its
+own scratch space.
 """
 
 import hashlib
