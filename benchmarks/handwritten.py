@@ -41,7 +41,7 @@ def parse_note(note_id: str, marked: str):
     marked (str): The text with [[LABEL|text]] spans.
     RETURNS (Note): The note.
     """
-    from spacy_deid.corpus.types import Note, PhiSpan
+    from spacy_deid.core.types import Note, PhiSpan
     from spacy_deid.labels import LABELS
 
     parts: List[str] = []

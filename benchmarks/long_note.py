@@ -20,9 +20,9 @@ import time
 import warnings
 
 import spacy_deid
-from spacy_deid.corpus.synth import generate
-from spacy_deid.records import Record
-from spacy_deid.runner import deidentify_items
+from spacy_deid.synth import generate
+from spacy_deid.io.records import Record
+from spacy_deid.run.runner import deidentify_items
 from spacy_deid.surrogates.replacer import EphemeralKeyWarning
 
 

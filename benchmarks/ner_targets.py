@@ -24,7 +24,7 @@ each dev file only.
 Throughput. The full default pipeline (all components, `phi_surrogates`
 included, with a fixed benchmark key) and the rules-only pipeline run in this
 one process on the same English notes: `--speed-notes` notes generated with
-`spacy_deid.corpus.synth.generate(N, seed=7, split="all")` (as
+`spacy_deid.synth.generate(N, seed=7, split="all")` (as
 `rules_throughput.py` does), or the first N of `--speed-input`. `nlp.pipe`
 with `--batch-size`, patients passed as context, after a warm-up on the first
 50 notes; tokens are the pipeline's own tokens. Target: default >= 5,000
@@ -56,7 +56,7 @@ from spacy.tokens import Doc
 
 import spacy_deid
 from spacy_deid.corpus import CorpusError, Note, PhiSpan, read_jsonl
-from spacy_deid.corpus.synth import generate
+from spacy_deid.synth import generate
 from spacy_deid.evaluate import evaluate_notes
 
 ROOT = Path(__file__).resolve().parent.parent

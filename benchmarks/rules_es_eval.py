@@ -30,7 +30,7 @@ from spacy.language import Language
 
 from spacy_deid.corpus.convert import make_converter_nlp
 from spacy_deid.corpus.jsonl import read_jsonl
-from spacy_deid.corpus.types import Note
+from spacy_deid.core.types import Note
 from spacy_deid.rules.patterns import default_patterns
 from spacy_deid.rules.ruler import PhiRuler
 

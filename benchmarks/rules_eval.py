@@ -3,7 +3,7 @@
     python benchmarks/rules_eval.py [--notes 500] [--seed 3] [--split dev]
         [--model en] [--labels HOSPITAL,CITY]
 
-Generates notes with `spacy_deid.corpus.synth.generate`, runs the shipped
+Generates notes with `spacy_deid.synth.generate`, runs the shipped
 pipeline without `phi_surrogates`, and prints strict per-label scores
 (`spacy_deid.evaluate.evaluate_notes`) and the binary token recall. The
 generator is a smoke test, not a held-out set: don't tune patterns to it.
@@ -13,8 +13,8 @@ import argparse
 from typing import Any, Dict, List
 
 import spacy_deid
-from spacy_deid.corpus.synth import generate
-from spacy_deid.corpus.types import Note, PhiSpan
+from spacy_deid.synth import generate
+from spacy_deid.core.types import Note, PhiSpan
 from spacy_deid.evaluate import evaluate_notes
 
 

@@ -17,8 +17,8 @@ from typing import List, Tuple
 import srsly
 
 import spacy_deid
-from spacy_deid.corpus.synth import generate
-from spacy_deid.corpus.types import Note
+from spacy_deid.synth import generate
+from spacy_deid.core.types import Note
 
 
 def load_notes(args: argparse.Namespace) -> List[Note]:

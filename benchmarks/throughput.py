@@ -9,7 +9,7 @@ users would pick instead, on the same generated notes (issue 6, item 3).
         [--threads 1] [--interval 0.05] [--work-dir DIR] [--keep-files]
         [--json OUT.json] [--gold CORPUS [--gold-format FORMAT]]
 
-Notes. `spacy_deid.corpus.synth.generate(N, seed=S)`, the notes of
+Notes. `spacy_deid.synth.generate(N, seed=S)`, the notes of
 `spacy-deid synth N --seed S`, are written once, streaming, to a JSONL file
 in the work directory (the largest size any part needs; every part reads a
 prefix, which is the same as generating that many notes). With `--gold`,
@@ -35,8 +35,8 @@ counts once per process); "tree PSS" = the same with shared pages divided
 among the processes sharing them.
 
 - ours: each of `--pipelines` at each of `--processes`, through the stable
-  runner API (`spacy_deid.runner.deidentify_items` over
-  `spacy_deid.records.read_records`, `phi_surrogates` in `--mode` with a
+  runner API (`spacy_deid.run.runner.deidentify_items` over
+  `spacy_deid.io.records.read_records`, `phi_surrogates` in `--mode` with a
   fixed benchmark key, as `spacy-deid run`). Load time (imports and
   `spacy_deid.load`) is timed apart: tokens/s and notes/s are processing
   only; "total s" is the subprocess's whole wall time.
@@ -156,7 +156,7 @@ def write_notes(path: Path, n: int, seed: int, sizes: Sequence[int]) -> NotesFil
         are kept (`n` is always kept).
     RETURNS (NotesFile): The file and the counts.
     """
-    from spacy_deid.corpus.synth import generate
+    from spacy_deid.synth import generate
 
     start = time.perf_counter()
     counts = write_counted(generate(n, seed=seed, split="all"), path, set(sizes) | {n})
@@ -169,7 +169,7 @@ def read_gold(path: Path, out: Path, limit: int, format: Optional[str]) -> Notes
 
     RETURNS (NotesFile): The copy and its counts; `notes` is how many were read.
     """
-    from spacy_deid.corpus.errors import CorpusError
+    from spacy_deid.core.errors import CorpusError
     from spacy_deid.corpus.formats import read_notes
 
     start = time.perf_counter()
@@ -366,8 +366,8 @@ def ours_worker(spec: Dict[str, Any]) -> Dict[str, Any]:
         children_peak_rss_mb (largest finished worker, RUSAGE_CHILDREN).
     """
     start = time.perf_counter()
-    from spacy_deid.records import read_records
-    from spacy_deid.runner import Rejected, deidentify_items
+    from spacy_deid.io.records import read_records
+    from spacy_deid.run.runner import Rejected, deidentify_items
 
     imported = time.perf_counter()
     nlp = load_ours(spec["model"], spec["mode"])
@@ -522,7 +522,7 @@ def add_rates(result: Dict[str, Any], tokens: int, n_process: int) -> Dict[str, 
 def category_of_label(label: str, labels: Optional[Dict[str, Optional[str]]]) -> str:
     """A predicted label's i2b2 category: through a tool's label map, or
     ours (`to_coarse`) when `labels` is None; UNMAPPED when it has none."""
-    from spacy_deid.corpus.labelmaps import to_coarse
+    from spacy_deid.labels.maps import to_coarse
 
     category = labels.get(label) if labels is not None else to_coarse(label)
     return category or UNMAPPED

@@ -6,7 +6,7 @@ from typing import Any, Dict, Union
 from spacy.language import Language
 from spacy.util import load_model_from_path
 
-from .tokenizer_cache import warm_up
+from .text.tokenizer_cache import warm_up
 
 __version__ = "0.1.0"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import spacy_deid
 from spacy_deid.corpus import write_jsonl
-from spacy_deid.corpus.synth import generate
+from spacy_deid.synth import generate
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "benchmarks" / "ner_targets.py"

@@ -234,7 +234,7 @@ def test_long_note_benchmark_runs_without_printing_text():
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "3,000 characters" in proc.stdout and "peak RSS" in proc.stdout
     assert "rejected: no" in proc.stdout
-    synth = importlib.import_module("spacy_deid.corpus.synth")
+    synth = importlib.import_module("spacy_deid.synth")
     note = synth.generate(1, seed=3, split="all")
     first_line = next(iter(note)).text.splitlines()[0]
     assert first_line not in proc.stdout + proc.stderr
@@ -295,7 +295,7 @@ def test_the_handwritten_notes_parse_and_their_spans_are_valid(handwritten, tmp_
 
 
 def test_gold_notes_replace_the_generated_ones(bench, handwritten, tmp_path):
-    from spacy_deid.corpus.errors import CorpusError
+    from spacy_deid.core.errors import CorpusError
     from spacy_deid.corpus.i2b2 import write_i2b2_dir
 
     notes = handwritten.parse_markup(MARKUP)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from spacy_deid.corpus.labelmaps import MEDDOCAN_LABELS
+from spacy_deid.labels.maps import MEDDOCAN_LABELS
 
 from .conftest import ROOT
 
@@ -219,8 +219,8 @@ def test_failing_component_fails_closed(tmp_path):
 import json, sys
 import spacy
 from spacy.language import Language
-from spacy_deid.records import Record
-from spacy_deid.runner import deidentify_items
+from spacy_deid.io.records import Record
+from spacy_deid.run.runner import deidentify_items
 
 @Language.component("boom_on_marker")
 def boom(doc):

@@ -6,7 +6,7 @@ import spacy
 from spacy.util import make_tempdir
 
 from spacy_deid import pipeline_path
-from spacy_deid.cfg_io import load_overrides
+from spacy_deid.core.cfg_io import load_overrides
 
 KEY = "ab" * 32
 OVERRIDES = {

@@ -11,8 +11,8 @@ from spacy.util import load_config
 
 from spacy_deid import PIPELINES, labels, pipeline_path
 from spacy_deid import load as spacy_deid_load
-from spacy_deid.corpus.labelmaps import MEDDOCAN_LABELS
-from spacy_deid.extensions import install_extensions
+from spacy_deid.labels.maps import MEDDOCAN_LABELS
+from spacy_deid.core.extensions import install_extensions
 
 from .conftest import ROOT, SESSION_KEY, listening_tagger_pipeline, run_python
 

@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from spacy_deid.corpus.labelmaps import MEDDOCAN_LABELS
-from spacy_deid.records import Record
-from spacy_deid.runner import Result, check_deidentified, deidentify_items
+from spacy_deid.labels.maps import MEDDOCAN_LABELS
+from spacy_deid.io.records import Record
+from spacy_deid.run.runner import Result, check_deidentified, deidentify_items
 
 from .conftest import ROOT, run_python
 

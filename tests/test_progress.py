@@ -13,9 +13,9 @@ from typer.testing import CliRunner
 
 from spacy_deid.cli import app
 from spacy_deid.cli.run import Progress, format_duration
-from spacy_deid.records import Rejected
-from spacy_deid.runner import Result
-from spacy_deid.tabular import count_rows
+from spacy_deid.io.records import Rejected
+from spacy_deid.run.runner import Result
+from spacy_deid.io.tables import count_rows
 
 from .conftest import ROOT
 

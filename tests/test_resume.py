@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from spacy_deid.cli.run import Feed
-from spacy_deid.corpus.synth import generate
+from spacy_deid.synth import generate
 from spacy_deid.known.store import KnownPhiStore
-from spacy_deid.outputs import Done, KeyMultiset
-from spacy_deid.records import Record, Row
-from spacy_deid.tabular import csv_rows
+from spacy_deid.io.writers import Done, KeyMultiset
+from spacy_deid.io.records import Record, Row
+from spacy_deid.io.tables import csv_rows
 
 from .conftest import ROOT
 from .run_helpers import invoke, write_jsonl

@@ -12,7 +12,7 @@ import pytest
 
 
 import spacy_deid.cli.run as run_module
-from spacy_deid.records import Columns, Record, read_rows
+from spacy_deid.io.records import Columns, Record, read_rows
 
 from .run_helpers import invoke, write_jsonl
 

@@ -1,4 +1,4 @@
-"""Fail-closed behaviour of the record runner (`spacy_deid.runner`)."""
+"""Fail-closed behaviour of the record runner (`spacy_deid.run.runner`)."""
 
 import json
 import subprocess
@@ -8,9 +8,9 @@ import pytest
 import spacy
 
 import spacy_deid
-from spacy_deid import runner as runner_module
-from spacy_deid.records import Record
-from spacy_deid.runner import (
+from spacy_deid.run import runner as runner_module
+from spacy_deid.io.records import Record
+from spacy_deid.run.runner import (
     Rejected,
     Result,
     deidentify_items,
@@ -23,9 +23,9 @@ from .conftest import ROOT, count_calls
 RULER_FAILS = """
 import json
 import spacy
-from spacy_deid.records import Record
+from spacy_deid.io.records import Record
 from spacy_deid.rules.ruler import PhiRuler
-from spacy_deid.runner import deidentify_items
+from spacy_deid.run.runner import deidentify_items
 
 original = PhiRuler.match
 
@@ -168,8 +168,8 @@ def test_meddocan_labels_pass_the_check(nlp_es):
 
 
 def test_patient_batches_keep_runs_whole():
-    from spacy_deid.records import Record
-    from spacy_deid.runner import patient_batches
+    from spacy_deid.io.records import Record
+    from spacy_deid.run.runner import patient_batches
 
     patients = ["a"] * 5 + ["b"] * 2 + [None] * 3 + ["c"] * 4
     records = [Record(i, f"r{i}", "x", p) for i, p in enumerate(patients)]
@@ -185,7 +185,7 @@ def test_patient_batches_keep_runs_whole():
 def test_check_pipeline_refuses_unmerged_span_groups(nlp_rules):
     import spacy
 
-    from spacy_deid.runner import check_pipeline
+    from spacy_deid.run.runner import check_pipeline
 
     nlp = spacy.blank("en")
     nlp.add_pipe("phi_ner", config={"spans_key": "phi_ner"})
@@ -211,7 +211,7 @@ def check_skipped_work(nlp, monkeypatch, skip: str, calls: list) -> None:
     """A run of `nlp` does none of the work counted in `calls`, and gives the
     output of a run where `runner.<skip>` skips nothing, with one process and
     with two."""
-    from spacy_deid.corpus.synth import generate
+    from spacy_deid.synth import generate
 
     notes = list(generate(6, seed=5, split="all"))
     records = [Record(i, n.id, n.text, n.patient) for i, n in enumerate(notes)]
@@ -258,7 +258,7 @@ def test_runner_splits_no_unread_sentences(nlp_rules, monkeypatch):
     """`deidentify_items` on `en_rules` does not run its sentence splitter
     (nothing after it reads sentences), gives the output it gives with it,
     with one process and with two, and enables it again after the run."""
-    from spacy_deid.sentences import ClinicalSentencizer
+    from spacy_deid.text.sentences import ClinicalSentencizer
 
     calls = count_calls(monkeypatch, ClinicalSentencizer, "__call__")
     names = list(nlp_rules.pipe_names)
@@ -315,7 +315,7 @@ def test_skip_unread_sentences_only_before_sentence_blind_components(
 def count_split_docs(monkeypatch) -> list:
     """Patch `ClinicalSentencizer.predict` to record the length of each doc it
     splits; returns the list it appends to."""
-    from spacy_deid.sentences import ClinicalSentencizer
+    from spacy_deid.text.sentences import ClinicalSentencizer
 
     split = []
     real = ClinicalSentencizer.predict
@@ -341,7 +341,7 @@ def test_runner_splits_only_the_long_docs_phi_ner_cuts(nlp_en, monkeypatch):
 def test_runner_still_splits_docs_that_phi_ner_cuts(nlp_en, monkeypatch):
     """Docs longer than `MAX_DOC_TOKENS` tokens (60 here) are split, and cut
     at their sentence starts as in a run that splits every doc."""
-    from spacy_deid.corpus.synth import generate
+    from spacy_deid.synth import generate
     from spacy_deid.ner import component
 
     monkeypatch.setattr(component, "MAX_DOC_TOKENS", 60)

@@ -1,4 +1,4 @@
-"""The multi-process runner (`spacy_deid.pool.WorkerPool` behind
+"""The multi-process runner (`spacy_deid.run.pool.WorkerPool` behind
 `deidentify_items(..., n_process=N)`): same output as one process, patient runs
 kept whole, fail closed when a worker dies, clean shutdown, flat memory in the
 workers, bounded read-ahead."""
@@ -14,13 +14,13 @@ from typing import Iterator, List
 import pytest
 
 import spacy_deid
-from spacy_deid import pool as pool_module
-from spacy_deid import runner
-from spacy_deid.corpus.synth import generate
-from spacy_deid.pool import WorkerPool, WorkerStartError
-from spacy_deid.records import Record, Rejected
+from spacy_deid.run import pool as pool_module
+from spacy_deid.run import runner
+from spacy_deid.synth import generate
+from spacy_deid.run.pool import WorkerPool, WorkerStartError
+from spacy_deid.io.records import Record, Rejected
 from spacy_deid.rules.prefilter import available as prefilter_available
-from spacy_deid.runner import (
+from spacy_deid.run.runner import (
     Result,
     deidentify_items,
     patient_batches,

@@ -38,9 +38,9 @@ from pyspark.sql import SparkSession  # noqa: E402
 from pyspark.sql import functions as F  # noqa: E402
 
 import spacy_deid.spark.partition as partition  # noqa: E402
-from spacy_deid.corpus.synth import generate  # noqa: E402
-from spacy_deid.records import Record, Rejected  # noqa: E402
-from spacy_deid.runner import deidentify_items, redact_all_text  # noqa: E402
+from spacy_deid.synth import generate  # noqa: E402
+from spacy_deid.io.records import Record, Rejected  # noqa: E402
+from spacy_deid.run.runner import deidentify_items, redact_all_text  # noqa: E402
 from spacy_deid.spark import (  # noqa: E402
     DeidentifyPartition,
     DeidSettings,
@@ -494,7 +494,7 @@ def test_pipeline_cache(monkeypatch):
 
 IMPORTS = """
 import sys
-import spacy_deid, spacy_deid.runner, spacy_deid.cli
+import spacy_deid, spacy_deid.run.runner, spacy_deid.cli
 assert "pyspark" not in sys.modules, "spacy_deid imported pyspark"
 sys.modules["pyspark"] = None
 try:

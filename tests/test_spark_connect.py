@@ -15,8 +15,8 @@ pytest.importorskip("google.rpc")
 
 from pyspark.sql import SparkSession  # noqa: E402
 
-from spacy_deid.corpus.synth import generate  # noqa: E402
-from spacy_deid.records import Record  # noqa: E402
+from spacy_deid.synth import generate  # noqa: E402
+from spacy_deid.io.records import Record  # noqa: E402
 from spacy_deid.spark import deidentify_dataframe, load_deid_pipeline  # noqa: E402
 
 from .test_spark import KEY, _collected, _runner, spark_workers_python  # noqa: E402

@@ -13,14 +13,14 @@ from typing import Iterator, List, Optional, Set, Tuple
 import srsly
 import typer
 
-from ..corpus.atomic import atomic_path
-from ..corpus.errors import CorpusError
+from ..io.atomic import atomic_path
+from ..core.errors import CorpusError
 from ..corpus.formats import FORMATS, no_notes_error, read_notes
 from ..corpus.jsonl import read_jsonl
-from ..corpus.labelmaps import LABEL_MAP_NAMES, get_label_map, map_note
-from ..corpus.types import Note
+from ..labels.maps import LABEL_MAP_NAMES, get_label_map, map_note
+from ..core.types import Note
 from ..evaluate.audit import audit, format_audit, group_texts
-from ..records import Columns, InputError, Record, read_rows
+from ..io.records import Columns, InputError, Record, read_rows
 from ._app import app
 from .common import EXIT_FATAL, err
 

@@ -49,7 +49,7 @@ def load_pipeline(model: str, mode: str, key_file: Optional[Path]) -> Language:
     key_file (Optional[Path]): Secret key file for surrogates.
     RETURNS (Language): The pipeline, ending with `phi_surrogates`.
     """
-    from ..runner import SURROGATES, set_surrogate_mode
+    from ..run.runner import SURROGATES, set_surrogate_mode
     from ..surrogates.keys import read_key_file
     from ..surrogates.replacer import EphemeralKeyWarning
 

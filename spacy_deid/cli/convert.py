@@ -8,9 +8,9 @@ import typer
 
 from ..corpus.convert import TOKENIZERS, convert
 from ..corpus.docbin import MISALIGNED_POLICIES
-from ..corpus.errors import CorpusError
+from ..core.errors import CorpusError
 from ..corpus.formats import FORMATS
-from ..corpus.labelmaps import LABEL_MAP_NAMES
+from ..labels.maps import LABEL_MAP_NAMES
 from ._app import app
 
 

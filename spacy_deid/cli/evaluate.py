@@ -6,11 +6,11 @@ from typing import List, Optional
 import srsly
 import typer
 
-from ..corpus.atomic import atomic_path
-from ..corpus.errors import CorpusError
+from ..io.atomic import atomic_path
+from ..core.errors import CorpusError
 from ..corpus.formats import FORMATS, no_notes_error, read_notes
-from ..corpus.labelmaps import LABEL_MAP_NAMES, get_label_map, map_note
-from ..corpus.types import Note
+from ..labels.maps import LABEL_MAP_NAMES, get_label_map, map_note
+from ..core.types import Note
 from ..evaluate import (
     approximate_randomization,
     evaluate_notes,

@@ -70,7 +70,7 @@ from spacy.language import Language
 
 from ..known.items import KnownPhiError, validate_known
 from ..known.store import DEFAULT_MAX_PATIENTS, KnownFileError, KnownPhiStore
-from ..outputs import (
+from ..io.writers import (
     NO_META,
     REDACTED_ALL,
     ROWS_PER_PART,
@@ -88,8 +88,8 @@ from ..outputs import (
     scan_jsonl,
     scan_output,
 )
-from ..pool import limit_threads
-from ..records import (
+from ..run.pool import limit_threads
+from ..io.records import (
     FORMATS,
     SUFFIXES,
     Columns,
@@ -100,7 +100,7 @@ from ..records import (
     input_format,
     read_rows,
 )
-from ..runner import (
+from ..run.runner import (
     ON_ERROR_POLICIES,
     ON_ERROR_REDACT_ALL,
     ON_ERROR_REJECT,
@@ -109,7 +109,7 @@ from ..runner import (
     Result,
     deidentify_items,
 )
-from ..tabular import (
+from ..io.tables import (
     MissingDependency,
     check_columns,
     count_rows,

@@ -28,7 +28,7 @@ def synth_cli(
     ),
 ) -> None:
     """Generate N synthetic clinical notes with gold PHI spans."""
-    from ..corpus.synth import (
+    from ..synth import (
         CRLF_RATE,
         SPLITS,
         corpus_stats,

@@ -38,8 +38,8 @@ from spacy.pipeline import Pipe
 from spacy.tokens import Doc, Span
 from spacy.util import get_lang_class
 
-from ..cfg_io import CfgSerializable
-from ..extensions import get_patient, install_extensions
+from ..core.cfg_io import CfgSerializable
+from ..core.extensions import get_patient, install_extensions
 from ..labels import LABEL_NAMES, NOT_PHI_KEY, normalize_label
 from .guard import ConsistencyGuard
 from .words import common_words

@@ -11,7 +11,7 @@ from .docbin import (
     read_docbin,
     write_docbin,
 )
-from .errors import (
+from ..core.errors import (
     CorpusError,
     MisalignedSpanWarning,
     OverlappingSpanWarning,
@@ -20,9 +20,9 @@ from .errors import (
 from .formats import FORMATS, detect_format, read_notes, require_notes, write_notes
 from .i2b2 import read_i2b2_dir, read_i2b2_file, write_i2b2_dir, write_i2b2_file
 from .jsonl import read_jsonl, write_jsonl
-from .labelmaps import LABEL_MAP_NAMES, get_label_map, map_note
+from ..labels.maps import LABEL_MAP_NAMES, get_label_map, map_note
 from .reader import PhiCorpus, create_phi_corpus
-from .types import Note, PhiSpan
+from ..core.types import Note, PhiSpan
 
 __all__ = [
     "Note", "PhiSpan", "CorpusError", "MisalignedSpanWarning",

@@ -13,10 +13,10 @@ them, as BRAT does).
 from pathlib import Path
 from typing import Iterable, Iterator, List, Optional, Tuple, Union
 
-from .atomic import write_text_atomic
-from .errors import CorpusError, write_error
+from ..io.atomic import write_text_atomic
+from ..core.errors import CorpusError, write_error
 from .i2b2 import safe_file_stem
-from .types import Note, PhiSpan
+from ..core.types import Note, PhiSpan
 from .validate import check_span, check_surface, patient_from_name
 
 DISCONTINUOUS_POLICIES = ("split", "cover")

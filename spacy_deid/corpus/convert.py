@@ -17,10 +17,10 @@ import spacy
 from spacy.language import Language
 
 from .docbin import notes_to_docbin, write_docbin
-from .errors import CorpusError, UnknownLabelWarning
+from ..core.errors import CorpusError, UnknownLabelWarning
 from .formats import detect_format, read_notes, require_notes, write_notes
-from .labelmaps import LabelMap, get_label_map, is_known_label, map_note
-from .types import Note
+from ..labels.maps import LabelMap, get_label_map, is_known_label, map_note
+from ..core.types import Note
 
 CLINICAL_TOKENIZER = "spacy_deid.ClinicalTokenizer.v1"
 TOKENIZERS = ("clinical", "default")

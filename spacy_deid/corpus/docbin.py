@@ -23,10 +23,10 @@ from spacy.language import Language
 from spacy.tokens import Doc, DocBin, Span
 from spacy.vocab import Vocab
 
-from ..extensions import install_extensions
-from .atomic import atomic_path
-from .errors import CorpusError, MisalignedSpanWarning, OverlappingSpanWarning
-from .types import Note, PhiSpan
+from ..core.extensions import install_extensions
+from ..io.atomic import atomic_path
+from ..core.errors import CorpusError, MisalignedSpanWarning, OverlappingSpanWarning
+from ..core.types import Note, PhiSpan
 
 MISALIGNED_POLICIES = ("expand", "contract", "drop", "missing")
 NOTE_ID_KEY = "note_id"

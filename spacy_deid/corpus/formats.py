@@ -11,10 +11,10 @@ from typing import Iterable, Iterator, Optional, Union
 
 from .brat import read_brat_dir, write_brat_dir
 from .docbin import read_docbin
-from .errors import CorpusError
+from ..core.errors import CorpusError
 from .i2b2 import read_i2b2_dir, write_i2b2_dir, write_i2b2_file
 from .jsonl import read_jsonl, write_jsonl
-from .types import Note
+from ..core.types import Note
 
 FORMATS = ("jsonl", "i2b2", "brat", "spacy")
 _EXTENSIONS = {".jsonl": "jsonl", ".spacy": "spacy", ".xml": "i2b2"}

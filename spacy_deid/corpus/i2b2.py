@@ -23,9 +23,9 @@ from typing import Iterable, Iterator, List, Optional, Tuple, Union
 from xml.sax.saxutils import quoteattr
 
 from ..labels import LABELS, normalize_label
-from .atomic import write_text_atomic
-from .errors import CorpusError, write_error
-from .types import Note, PhiSpan
+from ..io.atomic import write_text_atomic
+from ..core.errors import CorpusError, write_error
+from ..core.types import Note, PhiSpan
 from .validate import check_span, check_surface, patient_from_name
 
 ROOT_TAG = "deIdi2b2"

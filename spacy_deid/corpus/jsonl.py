@@ -9,9 +9,9 @@ import json
 from pathlib import Path
 from typing import Iterable, Iterator, Union
 
-from .atomic import atomic_path
-from .errors import CorpusError, write_error
-from .types import Note
+from ..io.atomic import atomic_path
+from ..core.errors import CorpusError, write_error
+from ..core.types import Note
 from .validate import validate_note
 
 

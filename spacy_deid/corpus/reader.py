@@ -19,7 +19,7 @@ from spacy.training import Example
 
 from .docbin import ConversionStats, note_to_doc, warn_stats
 from .formats import read_notes
-from .labelmaps import LabelMap, get_label_map, map_note
+from ..labels.maps import LabelMap, get_label_map, map_note
 
 
 class PhiCorpus:

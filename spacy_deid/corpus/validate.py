@@ -2,8 +2,8 @@
 
 from typing import Optional
 
-from .errors import CorpusError
-from .types import Note, PhiSpan
+from ..core.errors import CorpusError
+from ..core.types import Note, PhiSpan
 
 
 def check_span(note: Note, index: int, span: PhiSpan) -> None:

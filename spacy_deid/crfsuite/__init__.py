@@ -3,7 +3,7 @@
 The classic de-identification baseline: a CRFsuite tagger (python-crfsuite,
 the optional extra `spacy-deid[crf]`) over hand-written token features
 (`features.py`). CRFsuite trains the model; decoding uses the weights with our
-own BILUO-constrained Viterbi and marginals (`spacy_deid.ner.crf`), so its
+own BILUO-constrained Viterbi and marginals (`spacy_deid.tagging.crf`), so its
 output is always a legal span set and compares one to one with `phi_ner`.
 """
 

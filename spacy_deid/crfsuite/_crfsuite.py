@@ -5,7 +5,7 @@ CRFsuite's own tagger is never used for prediction: its Viterbi knows nothing
 of BILUO and can output an illegal tag sequence. `CRFWeights` reads the
 learned state-feature and transition weights (`Tagger.info()`), scores tokens
 by summing their features' weight rows and gives BILUO-constrained CRF
-parameters for `spacy_deid.ner.crf.viterbi` and `crf_marginals`.
+parameters for `spacy_deid.tagging.crf.viterbi` and `crf_marginals`.
 """
 
 import os
@@ -16,7 +16,7 @@ from typing import Any, Dict, List, Sequence
 
 import numpy as np
 
-from ..ner.crf import CRFParams, legal_transitions
+from ..tagging.crf import CRFParams, legal_transitions
 
 INSTALL_HINT = 'pip install "spacy-deid[crf]"'
 ALGORITHMS = ("lbfgs", "l2sgd", "ap", "pa", "arow")

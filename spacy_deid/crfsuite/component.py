@@ -43,14 +43,14 @@ from spacy.training import Example, validate_examples, validate_get_examples
 from spacy.util import SimpleFrozenList, minibatch
 from spacy.vocab import Vocab
 
-from ..extensions import install_extensions
+from ..core.extensions import install_extensions
 from ..ner.component import merge_ents
-from ..ner.crf import BiluoLabels, biluo_tag_names, crf_marginals, length_groups
-from ..ner.crf import pad_batch, viterbi
-from ..ner.segments import MAX_DOC_TOKENS, Prediction, join_predictions, split_docs
-from ..ner.spans import biluo_spans, bias_emissions, check_thresholds, drop_not_phi
-from ..ner.spans import threshold_of
-from ..scorers import PHI_SCORE_WEIGHTS, score_phi
+from ..tagging.crf import BiluoLabels, biluo_tag_names, crf_marginals, length_groups
+from ..tagging.crf import pad_batch, viterbi
+from ..tagging.segments import MAX_DOC_TOKENS, Prediction, join_predictions, split_docs
+from ..tagging.spans import biluo_spans, bias_emissions, check_thresholds, drop_not_phi
+from ..tagging.spans import threshold_of
+from ..core.scorers import PHI_SCORE_WEIGHTS, score_phi
 from ._crfsuite import ALGORITHMS, CRFWeights, new_trainer, require_crfsuite
 from ._crfsuite import train_to_bytes
 from .features import FEATURES_VERSION, Lexicon, LexiconMatcher, default_lexicons

@@ -24,7 +24,7 @@ Features (`FEATURES_VERSION` "v1"), in `doc_features` order:
 
 The lexicons (`default_lexicons`) come from the rule lexicons
 (`spacy_deid.rules.lexicons`) and the month and weekday names
-(`spacy_deid.datenames`), never from the synthetic note generator's value
+(`spacy_deid.text.datenames`), never from the synthetic note generator's value
 lists, which would teach the tagger the generator's own vocabulary.
 """
 
@@ -35,7 +35,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from spacy.tokens import Doc
 
-from ..datenames import MONTHS, WEEKDAYS
+from ..text.datenames import MONTHS, WEEKDAYS
 from ..rules.lexicons.clinical import CLINICAL_WORDS
 from ..rules.lexicons.facilities import FACILITY_HEADS, GENERIC_FACILITY_WORDS
 from ..rules.lexicons.facilities import HOSPITAL_ABBRS, WEAK_FACILITY_HEADS

@@ -23,8 +23,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
-from ..corpus.errors import CorpusError
-from ..corpus.types import Note
+from ..core.errors import CorpusError
+from ..core.types import Note
 from ..labels import CATEGORIES, LABELS, normalize_label
 from .leak import leaks_in
 

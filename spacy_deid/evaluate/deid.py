@@ -8,7 +8,7 @@ output; the output text is what the leak measure searches.
 
 from typing import Dict, Iterable, List, Optional, Tuple
 
-from ..corpus.types import Note
+from ..core.types import Note
 
 
 def split_deid_output(

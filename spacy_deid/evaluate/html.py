@@ -11,8 +11,8 @@ from typing import Dict, Iterable, List, Tuple
 
 from spacy import displacy
 
-from ..corpus.types import Note, PhiSpan
-from ..corpus.labelmaps import to_coarse
+from ..core.types import Note, PhiSpan
+from ..labels.maps import to_coarse
 from ..labels import PHI_COLORS, labels_in_category
 from .scoring import pair_notes, relabel
 from .taxonomy import Taxonomy

@@ -18,7 +18,7 @@ import re
 from collections import defaultdict
 from typing import Any, Dict, Iterable, Mapping, Union
 
-from ..corpus.types import Note
+from ..core.types import Note
 from ..labels import normalize_label
 
 DeidTexts = Union[Mapping[str, str], Iterable[Note]]

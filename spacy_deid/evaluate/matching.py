@@ -15,7 +15,7 @@ label, an FN for the gold label.
 from collections import defaultdict
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
-from ..corpus.types import PhiSpan
+from ..core.types import PhiSpan
 from .metrics import Counts
 from .tokens import token_labels, tokenize
 

@@ -15,14 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
-from ..corpus.errors import CorpusError
-from ..corpus.labelmaps import (
+from ..core.errors import CorpusError
+from ..labels.maps import (
     MEDDOCAN_TO_I2B2,
     is_known_label,
     meddocan_to_i2b2,
     to_coarse,
 )
-from ..corpus.types import Note, PhiSpan
+from ..core.types import Note, PhiSpan
 from ..labels import HIPAA_LABELS, normalize_label
 from .matching import (
     RELAXED_WINDOW,

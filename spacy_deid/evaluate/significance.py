@@ -14,7 +14,7 @@ from typing import Any, Callable, Dict, Iterable, List
 
 import numpy
 
-from ..corpus.types import Note
+from ..core.types import Note
 from .metrics import Counts
 from .scoring import check_pairing, measure_counts, pair_notes
 

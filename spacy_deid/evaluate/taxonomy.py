@@ -15,7 +15,7 @@ label). Type and extent errors are counted under the gold label.
 from collections import defaultdict
 from typing import Any, Dict, Iterable, List, Tuple
 
-from ..corpus.types import PhiSpan
+from ..core.types import PhiSpan
 
 KINDS = ("exact", "type", "short", "long", "short_long", "spurious", "missing")
 

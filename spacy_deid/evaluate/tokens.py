@@ -11,7 +11,7 @@ import bisect
 import re
 from typing import Iterable, List, Optional, Tuple
 
-from ..corpus.types import PhiSpan
+from ..core.types import PhiSpan
 
 TOKEN_RE = re.compile(r"\w+|[^\w\s]")
 

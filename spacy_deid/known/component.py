@@ -17,7 +17,7 @@ stay as they are. Merged spans get `span._.phi_source = "known"` and
 `span._.phi_score = 1.0`.
 
 Put it after the detectors and before `phi_surrogates`; the runner
-(`spacy_deid.runner.deidentify_items`) adds it there when a pipeline has none.
+(`spacy_deid.run.runner.deidentify_items`) adds it there when a pipeline has none.
 """
 
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence
@@ -27,9 +27,9 @@ from spacy.language import Language
 from spacy.pipeline import Pipe
 from spacy.tokens import Doc, Span
 
-from ..cfg_io import CfgSerializable
-from ..corpus.labelmaps import get_label_map, map_label
-from ..extensions import install_extensions
+from ..core.cfg_io import CfgSerializable
+from ..labels.maps import get_label_map, map_label
+from ..core.extensions import install_extensions
 from .items import KnownItem, validate_known
 from .names import MIN_PART_LENGTH
 from .variants import KnownMatch, compile_known

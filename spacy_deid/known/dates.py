@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Dict, List, Optional, Tuple
 
-from ..datenames import MONTHS
+from ..text.datenames import MONTHS
 from ..surrogates.dates import ES_MONTHS
 from .common import DIGIT, END_DIGIT, END_WORD, NUMBER, Variant, alternatives, by_prefix
 from .common import fold, literal, word_regex

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Tuple
 
-from ..corpus.labelmaps import MEDDOCAN_TO_I2B2
+from ..labels.maps import MEDDOCAN_TO_I2B2
 from ..labels import LABELS, labels_in_category, normalize_label
 from .common import Variant, char_class, fold, ignore_case, is_simple, literal
 from .common import not_after, word_regex

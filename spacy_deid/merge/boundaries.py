@@ -28,8 +28,8 @@ from typing import Any, Dict, List, Optional
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from ..cfg_io import CfgSerializable
-from ..extensions import install_extensions
+from ..core.cfg_io import CfgSerializable
+from ..core.extensions import install_extensions
 
 install_extensions()
 

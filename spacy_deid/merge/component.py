@@ -36,9 +36,9 @@ from spacy.pipeline import Pipe
 from spacy.tokens import Doc, Span
 from spacy.training import Example
 
-from ..scorers import PHI_SCORE_WEIGHTS
-from ..cfg_io import CfgSerializable
-from ..extensions import install_extensions
+from ..core.scorers import PHI_SCORE_WEIGHTS
+from ..core.cfg_io import CfgSerializable
+from ..core.extensions import install_extensions
 from ..labels import NOT_PHI_KEY
 from .strategies import STRATEGIES, MergedSpan, SourceSpan, merge_spans
 

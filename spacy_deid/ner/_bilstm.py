@@ -28,7 +28,7 @@ from thinc.api import Model, glorot_uniform_init
 from thinc.types import Padded
 
 from ._unique import distinct_rows
-from ._with_packed import Packed, step_offsets
+from ..tagging.packing import Packed, step_offsets
 
 Cache = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 InT = Union[Padded, Packed]

@@ -9,7 +9,7 @@ from typing import Callable, List, Optional, Tuple
 from thinc.api import Model
 from thinc.types import Floats2d
 
-from .crf import CRFParams, n_labels_for
+from ..tagging.crf import CRFParams, n_labels_for
 
 InT = List[Floats2d]
 

@@ -18,7 +18,7 @@ from spacy.tokens import Doc
 from thinc.api import Model
 from thinc.types import Floats2d
 
-from .segments import listens_upstream
+from ..tagging.segments import listens_upstream
 
 InT = List[Doc]
 OutT = List[Floats2d]

@@ -47,19 +47,19 @@ from spacy.vocab import Vocab
 from thinc.api import Config, Model, Optimizer, set_dropout_rate
 from thinc.types import Floats2d
 
-from ..cfg_io import load_overrides
-from ..extensions import install_extensions
+from ..core.cfg_io import load_overrides
+from ..core.extensions import install_extensions
 from ..labels import NOT_PHI_KEY
-from ..scorers import PHI_SCORE_WEIGHTS, score_phi
+from ..core.scorers import PHI_SCORE_WEIGHTS, score_phi
 from ._crf_layer import get_crf_params
-from .crf import CRFGrads, constraint_params, crf_loss
-from .crf import crf_marginals, length_groups, log_softmax, pad_batch, softmax_loss
-from .crf import BiluoLabels, CRFParams, viterbi, viterbi_seqs
-from .spans import biluo_spans, bias_emissions, check_recall_bias, check_thresholds
-from .spans import threshold_of
-from .spans import drop_not_phi as _drop_not_phi
-from .segments import MAX_DOC_TOKENS, Prediction, join_predictions, listens_upstream
-from .segments import split_docs
+from ..tagging.crf import CRFGrads, constraint_params, crf_loss
+from ..tagging.crf import crf_marginals, length_groups, log_softmax, pad_batch, softmax_loss
+from ..tagging.crf import BiluoLabels, CRFParams, viterbi, viterbi_seqs
+from ..tagging.spans import biluo_spans, bias_emissions, check_recall_bias, check_thresholds
+from ..tagging.spans import threshold_of
+from ..tagging.spans import drop_not_phi as _drop_not_phi
+from ..tagging.segments import MAX_DOC_TOKENS, Prediction, join_predictions, listens_upstream
+from ..tagging.segments import split_docs
 
 install_extensions()
 

@@ -26,7 +26,7 @@ from ._crf_layer import linear_chain_crf
 from ._distinct_rows import predict_distinct_rows
 from ._empty_width import with_empty_width
 from ._skip_empty import skip_empty
-from ._with_packed import with_packed
+from ..tagging.packing import with_packed
 
 DocsToArrays = Model[List[Doc], List[Floats2d]]
 DEFAULT_ATTRS = ("NORM", "PREFIX", "SUFFIX", "SHAPE")

@@ -19,7 +19,7 @@ is the pipeline config's. Only the label strings (and vectors, if the tagger
 used any) are carried over: the training corpus's strings are not shipped,
 except, with --chunks, its most frequent chunks that touch no gold PHI and occur
 in at least 5 documents (meta.json "frequent_chunks", which warm the
-tokenizer's cache: see `spacy_deid.tokenizer_cache`).
+tokenizer's cache: see `spacy_deid.text.tokenizer_cache`).
 
 With Hyperscan installed (the [fast] extra), the rule component saves its
 prefilter database (phi_rules/prefilter.hs), so that the pipeline loads with
@@ -55,7 +55,7 @@ from spacy.util import load_config, load_model_from_config, load_model_from_path
 from thinc.api import Config
 
 from .. import PRETRAINED_DIR, PIPELINES, __version__, pipeline_path
-from ..ner.segments import listens_upstream
+from ..tagging.segments import listens_upstream
 from ..rules import prefilter
 from ..rules.ruler import PhiRuler
 from .chunks import set_chunks

@@ -18,7 +18,7 @@ from typing import Any, Dict, List, Optional
 import srsly
 
 from ..corpus.jsonl import read_jsonl
-from ..tokenizer_cache import MAX_CHUNKS, META_KEY, MIN_DOCS, frequent_chunks
+from ..text.tokenizer_cache import MAX_CHUNKS, META_KEY, MIN_DOCS, frequent_chunks
 
 SOURCE_KEY = "frequent_chunks_source"
 """The meta.json key that records where the chunks came from."""

@@ -6,7 +6,7 @@ config (`@misc = "spacy_deid.phi_patterns.v1"`), so only user-added patterns
 are serialized and a shipped pipeline never drifts from the code.
 
 Patterns carry i2b2 labels. With `label_map` (a map name from
-`spacy_deid.corpus.labelmaps`, e.g. "i2b22meddocan") the emitted spans get
+`spacy_deid.labels.maps`, e.g. "i2b22meddocan") the emitted spans get
 the mapped labels instead, so the rules can feed a pipeline in another label
 scheme (MEDDOCAN); NOT_PHI spans are never mapped.
 
@@ -44,9 +44,9 @@ from spacy.tokens import Doc, Span, SpanGroup
 from spacy.training import Example
 from spacy.util import SimpleFrozenList, ensure_path
 
-from ..cfg_io import load_overrides, without
-from ..corpus.labelmaps import LABEL_MAP_NAMES, LabelMap, get_label_map
-from ..extensions import install_extensions
+from ..core.cfg_io import load_overrides, without
+from ..labels.maps import LABEL_MAP_NAMES, LabelMap, get_label_map
+from ..core.extensions import install_extensions
 from ..labels import LABELS, NOT_PHI_KEY, normalize_label
 from .patterns._common import DEFAULT_WINDOW
 from .patterns.negatives import NOT_PHI

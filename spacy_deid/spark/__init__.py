@@ -41,8 +41,8 @@ except ImportError as error:  # pragma: no cover - depends on the environment
         'pip install "spacy-deid[spark]"'
     ) from error
 
-from ..pool import check_timeout
-from ..runner import ON_ERROR_POLICIES, ON_ERROR_REJECT
+from ..run.pool import check_timeout
+from ..run.runner import ON_ERROR_POLICIES, ON_ERROR_REJECT
 from ..surrogates.keys import generate_key, key_from_env, parse_key
 from ..surrogates.replacer import MODES, EphemeralKeyWarning
 from .partition import (

@@ -22,9 +22,9 @@ from .. import PIPELINES
 from .. import load as load_shipped
 from ..known.items import KnownItem, KnownPhiError, validate_known
 from ..known.store import KnownPhiStore, merge_known
-from ..pool import limit_threads
-from ..records import Item, Record, Rejected
-from ..runner import SURROGATES, Output, deidentify_items, set_surrogate_mode
+from ..run.pool import limit_threads
+from ..io.records import Item, Record, Rejected
+from ..run.runner import SURROGATES, Output, deidentify_items, set_surrogate_mode
 
 # Pipelines kept per Python worker (each holds a model in memory).
 CACHE_SIZE = 2

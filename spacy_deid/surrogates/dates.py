@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Dict, List, Optional, Tuple
 
-from ..datenames import MONTHS, WEEKDAYS
+from ..text.datenames import MONTHS, WEEKDAYS
 
 # Year for dates without one when nothing in the span or doc gives a year:
 # not a leap year, nor are the years next to it, so no February 29 lies within

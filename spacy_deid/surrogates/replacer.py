@@ -7,7 +7,7 @@ de-identified text and writes `doc._.deidentified`, `doc._.offset_map` and
 Modes: "surrogate" (realistic, consistent values derived from a secret key),
 "redact" (a mask such as "[**]" or "[{label}]") and "tag" ("[DATE]").
 
-With `label_map` (a map name from `spacy_deid.corpus.labelmaps`, e.g.
+With `label_map` (a map name from `spacy_deid.labels.maps`, e.g.
 "meddocan2i2b2"), spans keep their own label (tags and masks show it) but
 surrogates and date shifting follow the mapped i2b2 subcategory; a span whose
 label maps to nothing is masked (`redact_mask`) in surrogate mode. `locale`
@@ -28,9 +28,9 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 from spacy.util import ensure_path
 
-from ..cfg_io import load_overrides, without
-from ..corpus.labelmaps import LabelMap, get_label_map
-from ..extensions import get_patient, install_extensions
+from ..core.cfg_io import load_overrides, without
+from ..labels.maps import LabelMap, get_label_map
+from ..core.extensions import get_patient, install_extensions
 from ..labels import normalize_label
 from .dates import date_language, find_anchor
 from .generators import (

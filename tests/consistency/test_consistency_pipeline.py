@@ -10,8 +10,8 @@ from spacy.util import make_tempdir
 
 import spacy_deid
 from spacy_deid.consistency import SOURCE, PhiConsistency
-from spacy_deid.records import Record
-from spacy_deid.runner import Result, deidentify_items
+from spacy_deid.io.records import Record
+from spacy_deid.run.runner import Result, deidentify_items
 
 from .conftest import added, annotate, make_nlp
 

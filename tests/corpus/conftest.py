@@ -2,7 +2,7 @@
 
 import pytest
 
-from spacy_deid.corpus.types import Note, PhiSpan
+from spacy_deid.core.types import Note, PhiSpan
 
 
 def make_note(note_id: str, text: str, spans, patient=None) -> Note:

@@ -1,6 +1,6 @@
 import pytest
 
-from spacy_deid.corpus.labelmaps import (
+from spacy_deid.labels.maps import (
     COARSE_LABELS,
     I2B2_TO_MEDDOCAN,
     MEDDOCAN_LABELS,
@@ -13,7 +13,7 @@ from spacy_deid.corpus.labelmaps import (
     subcategory_to_hipaa,
     to_coarse,
 )
-from spacy_deid.corpus.types import Note, PhiSpan
+from spacy_deid.core.types import Note, PhiSpan
 from spacy_deid.labels import LABEL_NAMES
 
 

@@ -104,4 +104,4 @@ def test_entry_points_resolve_without_import():
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
     )
     assert proc.returncode == 0, proc.stderr
-    assert "spacy_deid.corpus.reader spacy_deid.scorers" in proc.stdout
+    assert "spacy_deid.corpus.reader spacy_deid.core.scorers" in proc.stdout

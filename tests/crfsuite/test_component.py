@@ -16,10 +16,10 @@ pycrfsuite = pytest.importorskip("pycrfsuite")
 from spacy_deid.crfsuite import PhiCRF, require_crfsuite  # noqa: E402
 from spacy_deid.crfsuite._crfsuite import CRFWeights  # noqa: E402
 from spacy_deid.crfsuite.component import gold_segments  # noqa: E402
-from spacy_deid.ner.crf import length_groups  # noqa: E402
+from spacy_deid.tagging.crf import length_groups  # noqa: E402
 from spacy_deid.crfsuite.features import FEATURES_VERSION  # noqa: E402
 from spacy_deid.labels import NOT_PHI_KEY  # noqa: E402
-from spacy_deid.ner.crf import is_valid_biluo, viterbi  # noqa: E402
+from spacy_deid.tagging.crf import is_valid_biluo, viterbi  # noqa: E402
 
 from ..conftest import count_calls  # noqa: E402
 from .conftest import make_data, make_examples, make_nlp, train_nlp  # noqa: E402
@@ -504,7 +504,7 @@ def test_long_doc_is_predicted_as_its_pieces(trained_nlp, monkeypatch):
     """A doc over MAX_DOC_TOKENS gets the tags of its pieces (cut after line
     breaks), each predicted as a doc of its own."""
     import spacy_deid.crfsuite.component as crf_component
-    from spacy_deid.ner.segments import piece_bounds
+    from spacy_deid.tagging.segments import piece_bounds
 
     crf = trained_nlp.get_pipe("phi_crf")
     line = "Seen by Dr. Smith today . Follow up on 03/04/2021 in clinic .\n"
@@ -527,8 +527,8 @@ def test_runner_computes_no_unread_marginals(monkeypatch):
     """`deidentify_items` over a pipeline ending `phi_crf`, `phi_surrogates`
     computes no CRF marginals, gives the output it gives with them, and turns
     the scores back on after the run."""
-    from spacy_deid import runner
-    from spacy_deid.records import Record
+    from spacy_deid.run import runner
+    from spacy_deid.io.records import Record
 
     nlp = train_nlp()
     nlp.add_pipe("phi_surrogates").set_key(bytes(range(32)))

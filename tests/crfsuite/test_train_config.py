@@ -10,7 +10,7 @@ import srsly
 
 pytest.importorskip("pycrfsuite")
 
-from spacy_deid.corpus.synth import generate, write_jsonl  # noqa: E402
+from spacy_deid.synth import generate, write_jsonl  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 # Registers phi_crf in the training process (until the factory has its

@@ -1,6 +1,6 @@
 """Fictional notes and helpers for the evaluation tests."""
 
-from spacy_deid.corpus.types import Note, PhiSpan
+from spacy_deid.core.types import Note, PhiSpan
 
 TEXT = "Pt John Smith seen 2020-01-02 at Mercy Hospital by Dr Ann Lee."
 

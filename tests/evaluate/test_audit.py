@@ -11,8 +11,8 @@ from typer.testing import CliRunner
 
 from spacy_deid.cli import audit as audit_cmd  # noqa: F401  (registers the command)
 from spacy_deid.cli._app import app
-from spacy_deid.corpus.errors import CorpusError
-from spacy_deid.corpus.types import Note, PhiSpan
+from spacy_deid.core.errors import CorpusError
+from spacy_deid.core.types import Note, PhiSpan
 from spacy_deid.evaluate.audit import audit, format_audit, group_texts
 
 # Fictional notes: (id, text, [(surface, label)]) and their de-identified text.
@@ -297,8 +297,8 @@ def test_cli_label_mapped_meddocan(tmp_path):
 def test_cli_audits_real_run_output(nlp_rules, tmp_path):
     """The output of the runner (as `spacy-deid run` writes it) is audited:
     what the rules replace does not leak, an uncued name does."""
-    from spacy_deid.records import Record
-    from spacy_deid.runner import deidentify_items
+    from spacy_deid.io.records import Record
+    from spacy_deid.run.runner import deidentify_items
 
     rows = [
         (

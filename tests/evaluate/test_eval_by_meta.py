@@ -7,7 +7,7 @@ from typer.testing import CliRunner
 
 from spacy_deid.cli import app
 from spacy_deid.corpus import CorpusError, write_jsonl
-from spacy_deid.corpus.types import Note
+from spacy_deid.core.types import Note
 from spacy_deid.evaluate import evaluate_notes, format_table
 
 from .conftest import TEXT, gold_spans, note, span

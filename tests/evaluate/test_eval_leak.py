@@ -1,4 +1,4 @@
-from spacy_deid.corpus.types import Note
+from spacy_deid.core.types import Note
 from spacy_deid.evaluate import leak_rate
 from spacy_deid.evaluate.deid import split_deid_output
 

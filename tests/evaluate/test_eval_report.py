@@ -8,9 +8,9 @@ from typer.testing import CliRunner
 
 from spacy_deid.cli import app
 from spacy_deid.corpus import read_jsonl, write_jsonl
-from spacy_deid.corpus.types import Note
+from spacy_deid.core.types import Note
 from spacy_deid.evaluate import evaluate_notes, format_table, render_html
-from spacy_deid.scorers import make_phi_scorer, score_phi
+from spacy_deid.core.scorers import make_phi_scorer, score_phi
 
 from .conftest import TEXT, gold_spans, note, span
 

@@ -7,8 +7,8 @@ import time
 import pytest
 
 import spacy_deid
-from spacy_deid.records import Record, Rejected, read_records
-from spacy_deid.runner import Result, deidentify_items
+from spacy_deid.io.records import Record, Rejected, read_records
+from spacy_deid.run.runner import Result, deidentify_items
 
 PHI_NOTE = "Seen on 09/14/2067 by Dr. Whalen, MRN 7194334."
 

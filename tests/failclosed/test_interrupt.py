@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from spacy_deid.corpus.synth import generate
+from spacy_deid.synth import generate
 
 from ..conftest import ROOT
 

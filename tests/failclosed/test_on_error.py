@@ -8,8 +8,8 @@ import pytest
 from spacy.language import Language
 
 import spacy_deid
-from spacy_deid.records import Record, Rejected
-from spacy_deid.runner import (
+from spacy_deid.io.records import Record, Rejected
+from spacy_deid.run.runner import (
     Result,
     deidentify_items,
     redact_all_text,

@@ -8,8 +8,8 @@ import pytest
 import spacy
 
 from spacy_deid.known import KnownPhiStore
-from spacy_deid.records import Record, Rejected, parse_jsonl_line
-from spacy_deid.runner import Result, deidentify_items, deidentify_texts
+from spacy_deid.io.records import Record, Rejected, parse_jsonl_line
+from spacy_deid.run.runner import Result, deidentify_items, deidentify_texts
 
 pytestmark = pytest.mark.filterwarnings(
     "ignore::spacy_deid.surrogates.replacer.EphemeralKeyWarning"

@@ -10,8 +10,8 @@ from spacy.tokens import Doc
 
 import spacy_deid
 import spacy_deid.merge.component  # noqa: F401 - registers "phi_merge"
-from spacy_deid.records import Record, Rejected
-from spacy_deid.runner import Result, deidentify_items
+from spacy_deid.io.records import Record, Rejected
+from spacy_deid.run.runner import Result, deidentify_items
 
 TEXT = (
     "Seen by Dr John Smith on 12/03/2020, call 555-123-4567. "

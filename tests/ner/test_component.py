@@ -10,7 +10,7 @@ from spacy.training import Example
 from spacy.util import make_tempdir
 
 from spacy_deid.ner import PhiEntityRecognizer
-from spacy_deid.ner.crf import is_valid_biluo
+from spacy_deid.tagging.crf import is_valid_biluo
 
 from .conftest import TRAIN_DATA, make_examples, make_nlp, train
 
@@ -232,7 +232,7 @@ def test_no_char_embed():
 
 
 def test_length_groups():
-    from spacy_deid.ner.crf import length_groups
+    from spacy_deid.tagging.crf import length_groups
 
     groups = length_groups([3, 10, 1, 7, 2], max_slots=20)
     assert sorted(i for g in groups for i in g) == [0, 1, 2, 3, 4]
@@ -243,7 +243,7 @@ def test_length_groups():
 
 
 def test_length_groups_packed():
-    from spacy_deid.ner.crf import length_groups
+    from spacy_deid.tagging.crf import length_groups
 
     lengths = [3, 10, 0, 1, 7, 2]
     groups = length_groups(lengths, max_slots=12, packed=True)

@@ -5,7 +5,7 @@ import itertools
 import numpy as np
 import pytest
 
-from spacy_deid.ner.crf import (
+from spacy_deid.tagging.crf import (
     IMPOSSIBLE,
     CRFParams,
     biluo_tag_names,

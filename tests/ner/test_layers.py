@@ -313,7 +313,7 @@ def test_with_packed_equals_with_padded(depth):
     from thinc.api import chain, with_padded
 
     from spacy_deid.ner._bilstm import bilstm
-    from spacy_deid.ner._with_packed import with_packed
+    from spacy_deid.tagging.packing import with_packed
 
     fix_random_seed(0)
     rng = np.random.default_rng(0)
@@ -366,7 +366,7 @@ def test_bilstm_prediction_without_distinct_rows(monkeypatch):
     """Prediction gives the same outputs when the distinct-row grouping
     gives up (as on a key collision) and every row is projected."""
     from spacy_deid.ner import _bilstm
-    from spacy_deid.ner._with_packed import with_packed
+    from spacy_deid.tagging.packing import with_packed
 
     fix_random_seed(2)
     rng = np.random.default_rng(2)

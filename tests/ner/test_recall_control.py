@@ -19,13 +19,13 @@ from thinc.api import Adam, fix_random_seed
 
 import spacy_deid
 from spacy_deid.corpus import write_jsonl
-from spacy_deid.corpus.synth import generate
+from spacy_deid.synth import generate
 from spacy_deid.labels import NOT_PHI_KEY
 from spacy_deid.ner import PhiEntityRecognizer
 from spacy_deid.ner import component as component_module
 from spacy_deid.ner._crf_layer import get_crf_params
 from spacy_deid.ner.component import RECALL_DEFAULTS, bias_emissions
-from spacy_deid.ner.crf import crf_marginals, is_valid_biluo, log_softmax, viterbi
+from spacy_deid.tagging.crf import crf_marginals, is_valid_biluo, log_softmax, viterbi
 
 from ..conftest import ROOT
 from .conftest import TRAIN_DATA, make_examples, make_nlp

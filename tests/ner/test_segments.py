@@ -5,8 +5,8 @@ import pytest
 import spacy
 
 import spacy_deid.ner.component as component
-from spacy_deid.ner.crf import is_valid_biluo
-from spacy_deid.ner.segments import join_predictions, piece_bounds, split_docs
+from spacy_deid.tagging.crf import is_valid_biluo
+from spacy_deid.tagging.segments import join_predictions, piece_bounds, split_docs
 
 from ..conftest import listening_tagger_pipeline
 
@@ -94,7 +94,7 @@ def test_long_doc_is_predicted_as_its_pieces(nlp_en, monkeypatch):
 def test_listening_taggers_predict_docs_whole(nlp_en, monkeypatch):
     """A tagger that reads an upstream tok2vec's output from the doc cannot
     be given pieces (copies without that output): its docs are whole."""
-    from spacy_deid.ner.segments import listens_upstream
+    from spacy_deid.tagging.segments import listens_upstream
 
     nlp = listening_tagger_pipeline()
     assert listens_upstream(nlp.get_pipe("phi_ner").model)

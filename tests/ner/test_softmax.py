@@ -11,7 +11,7 @@ from spacy.util import load_config, load_model_from_config, make_tempdir
 from thinc.api import Adam, fix_random_seed
 
 from spacy_deid.ner import PhiEntityRecognizer
-from spacy_deid.ner.crf import (
+from spacy_deid.tagging.crf import (
     constraint_params,
     is_valid_biluo,
     log_softmax,

@@ -25,7 +25,7 @@ from thinc.api import Adam, fix_random_seed
 
 from spacy_deid.corpus import write_jsonl
 from spacy_deid.corpus.reader import PhiCorpus
-from spacy_deid.corpus.synth import generate
+from spacy_deid.synth import generate
 
 from ..conftest import ROOT
 from .conftest import TINY_MODEL, make_examples, make_nlp, train

@@ -1,6 +1,6 @@
 """Hypothesis strategies and checks shared by the property tests.
 
-Texts are built from pieces of synthetic notes (`spacy_deid.corpus.synth`),
+Texts are built from pieces of synthetic notes (`spacy_deid.synth`),
 PHI values from the generator's value factories (planted after a cue such as
 "MRN:" so that the rules can find them) and unicode / whitespace / CRLF noise.
 All data is synthetic.
@@ -18,10 +18,10 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 import spacy_deid
-from spacy_deid.corpus.synth import generate
-from spacy_deid.corpus.synth.values import Values
+from spacy_deid.synth import generate
+from spacy_deid.synth.values import Values
 from spacy_deid.labels import normalize_label
-from spacy_deid.runner import check_deidentified
+from spacy_deid.run.runner import check_deidentified
 
 KEY = bytes(range(32))
 OTHER_KEY = bytes(range(100, 132))

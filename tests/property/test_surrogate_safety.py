@@ -16,8 +16,8 @@ import pytest
 import srsly
 
 import spacy_deid
-from spacy_deid.corpus.synth.values import Values
-from spacy_deid.runner import deidentify_texts
+from spacy_deid.synth.values import Values
+from spacy_deid.run.runner import deidentify_texts
 
 from .strategies import KEY, OTHER_KEY, configured, synth_items
 

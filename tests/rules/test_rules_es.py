@@ -16,7 +16,7 @@ from spacy.util import make_tempdir, registry
 
 from spacy_deid.corpus.convert import make_converter_nlp
 from spacy_deid.corpus.jsonl import write_jsonl
-from spacy_deid.corpus.types import Note, PhiSpan
+from spacy_deid.core.types import Note, PhiSpan
 from spacy_deid.rules.patterns import (
     DEFAULT_FAMILIES,
     FAMILIES,

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spacy_deid.corpus import synth
+from spacy_deid import synth
 from spacy_deid.rules.patterns import FAMILIES, family_patterns
 from spacy_deid.rules.ruler import compile_pattern
 from spacy_deid.rules.scout import _case_variants, finditer, make_scout

@@ -7,7 +7,7 @@ import pytest
 import spacy
 from faker.providers.person.es_ES import Provider as SpanishNames
 
-from spacy_deid.runner import check_deidentified
+from spacy_deid.run.runner import check_deidentified
 from spacy_deid.surrogates.generators import SurrogateGenerator
 from spacy_deid.surrogates.replacer import PhiSurrogates
 

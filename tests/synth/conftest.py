@@ -1,6 +1,6 @@
 import pytest
 
-from spacy_deid.corpus.synth import generate
+from spacy_deid.synth import generate
 
 
 @pytest.fixture(scope="session")

@@ -6,12 +6,12 @@ from random import Random
 
 import pytest
 
-from spacy_deid.corpus.synth import generate
-from spacy_deid.corpus.synth.context import NoteContext
-from spacy_deid.corpus.synth.data import clinical, load_json
-from spacy_deid.corpus.synth.families import Family, withheld_ids
-from spacy_deid.corpus.synth.kinds import KINDS
-from spacy_deid.corpus.synth.patients import (
+from spacy_deid.synth import generate
+from spacy_deid.synth.context import NoteContext
+from spacy_deid.synth.data import clinical, load_json
+from spacy_deid.synth.families import Family, withheld_ids
+from spacy_deid.synth.kinds import KINDS
+from spacy_deid.synth.patients import (
     CHILD_ROLES,
     PARTNER_ROLES,
     SPOUSE_ROLES,
@@ -20,8 +20,8 @@ from spacy_deid.corpus.synth.patients import (
     add_relative,
     make_profile,
 )
-from spacy_deid.corpus.synth.slots import conditions_for, med_record_text
-from spacy_deid.corpus.synth.values import Values
+from spacy_deid.synth.slots import conditions_for, med_record_text
+from spacy_deid.synth.values import Values
 
 RATE_UNITS = re.compile(r"/(min|hr|h)\b", re.I)
 ORAL = re.compile(r"\b(po|p\.o\.)\b", re.I)

@@ -2,11 +2,11 @@ import os
 import subprocess
 import sys
 
-from spacy_deid.corpus.synth import generate, write_jsonl
+from spacy_deid.synth import generate, write_jsonl
 
 SCRIPT = (
     "import hashlib, json;"
-    "from spacy_deid.corpus.synth import generate;"
+    "from spacy_deid.synth import generate;"
     "h = hashlib.sha256();"
     "[h.update(json.dumps(n.to_dict(), sort_keys=True).encode()) "
     "for n in generate(120, seed=4, split='{split}')];"

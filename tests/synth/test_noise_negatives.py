@@ -1,6 +1,6 @@
 import re
 
-from spacy_deid.corpus.synth import generate
+from spacy_deid.synth import generate
 
 EPONYMS = (
     "Parkinson's",

@@ -7,12 +7,12 @@ from random import Random
 
 import pytest
 
-from spacy_deid.corpus.synth import data
-from spacy_deid.corpus.synth.common import HEADERS
-from spacy_deid.corpus.synth.families import REGISTRY
-from spacy_deid.corpus.synth.grammar import parse
-from spacy_deid.corpus.synth.kinds.pathology import GROSS_PROSE, MICRO_PROSE
-from spacy_deid.corpus.synth.kinds.radiology import RAD_PROSE
+from spacy_deid.synth import data
+from spacy_deid.synth.common import HEADERS
+from spacy_deid.synth.families import REGISTRY
+from spacy_deid.synth.grammar import parse
+from spacy_deid.synth.kinds.pathology import GROSS_PROSE, MICRO_PROSE
+from spacy_deid.synth.kinds.radiology import RAD_PROSE
 
 MONTH = (
     r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|"

@@ -1,7 +1,7 @@
 from collections import Counter
 
-from spacy_deid.corpus.synth.families import REGISTRY, withheld_ids
-from spacy_deid.corpus.synth.kinds import DEV_KINDS, KINDS, TRAIN_KINDS
+from spacy_deid.synth.families import REGISTRY, withheld_ids
+from spacy_deid.synth.kinds import DEV_KINDS, KINDS, TRAIN_KINDS
 
 
 def test_withheld_definitions():
@@ -41,7 +41,7 @@ def test_splits_differ_in_surface(notes_train, notes_dev):
 
 
 def test_both_splits_cover_every_label():
-    from spacy_deid.corpus.synth import generate
+    from spacy_deid.synth import generate
     from spacy_deid.labels import LABEL_NAMES
 
     for split in ("train", "dev"):

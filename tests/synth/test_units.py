@@ -2,11 +2,11 @@ from random import Random
 
 import pytest
 
-from spacy_deid.corpus.synth import generate
-from spacy_deid.corpus.synth.builder import NoteBuilder
-from spacy_deid.corpus.synth.families import REGISTRY
-from spacy_deid.corpus.synth.grammar import TemplateError, count_phrasings, parse
-from spacy_deid.corpus.synth.noise import NoiseProfile, apply_noise
+from spacy_deid.synth import generate
+from spacy_deid.synth.builder import NoteBuilder
+from spacy_deid.synth.families import REGISTRY
+from spacy_deid.synth.grammar import TemplateError, count_phrasings, parse
+from spacy_deid.synth.noise import NoiseProfile, apply_noise
 
 
 def test_grammar_syntax():

@@ -1,9 +1,9 @@
-from spacy_deid.corpus.synth import generate, template_stats
-from spacy_deid.corpus.synth.context import SLOTS
-from spacy_deid.corpus.synth.families import REGISTRY
-from spacy_deid.corpus.synth.grammar import count_phrasings, parse
-from spacy_deid.corpus.synth.kinds import KINDS
-from spacy_deid.corpus.types import Note
+from spacy_deid.synth import generate, template_stats
+from spacy_deid.synth.context import SLOTS
+from spacy_deid.synth.families import REGISTRY
+from spacy_deid.synth.grammar import count_phrasings, parse
+from spacy_deid.synth.kinds import KINDS
+from spacy_deid.core.types import Note
 from spacy_deid.labels import LABEL_NAMES
 
 

@@ -1,4 +1,4 @@
-"""Tests for the clinical_sentencizer component (spacy_deid/sentences.py)."""
+"""Tests for the clinical_sentencizer component (spacy_deid/text/sentences.py)."""
 
 import pickle
 from itertools import pairwise
@@ -13,7 +13,7 @@ from spacy.tokens import Doc
 from spacy.training import Example
 from spacy.util import make_tempdir
 
-from spacy_deid.sentences import ClinicalSentencizer, _normalize_line_breaks
+from spacy_deid.text.sentences import ClinicalSentencizer, _normalize_line_breaks
 
 TOKENIZER_CONFIG = {
     "nlp": {"tokenizer": {"@tokenizers": "spacy_deid.ClinicalTokenizer.v1"}}

@@ -1,4 +1,4 @@
-"""Tests for spacy_deid.ClinicalTokenizer.v1 (spacy_deid/tokenizer.py)."""
+"""Tests for spacy_deid.ClinicalTokenizer.v1 (spacy_deid/text/tokenizer.py)."""
 
 import pickle
 import re
@@ -9,7 +9,7 @@ import pytest
 import spacy
 from spacy.util import make_tempdir
 
-from spacy_deid.tokenizer import MAX_AFFIX_RUN, TOKEN_MATCH, _scope_flags
+from spacy_deid.text.tokenizer import MAX_AFFIX_RUN, TOKEN_MATCH, _scope_flags
 
 TOKENIZER_CONFIG = {
     "nlp": {"tokenizer": {"@tokenizers": "spacy_deid.ClinicalTokenizer.v1"}}

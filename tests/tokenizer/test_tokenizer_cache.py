@@ -9,9 +9,9 @@ from spacy.util import load_model_from_path
 import spacy_deid
 from spacy_deid.pretrained.chunks import SOURCE_KEY, corpus_chunks
 from spacy_deid.pretrained.chunks import main as chunks_main
-from spacy_deid.records import Record
-from spacy_deid.runner import deidentify_items, setup_worker
-from spacy_deid.tokenizer_cache import META_KEY, frequent_chunks, warm_up
+from spacy_deid.io.records import Record
+from spacy_deid.run.runner import deidentify_items, setup_worker
+from spacy_deid.text.tokenizer_cache import META_KEY, frequent_chunks, warm_up
 
 from ..run_helpers import doctor_corpus
 
@@ -94,7 +94,7 @@ def test_warm_up_caches_the_chunks_for_memory_zones():
 def test_warm_up_runs_once_per_tokenizer():
     """The runner warms at every call: a pipeline warmed with its current
     tokenizer is not warmed again; a new tokenizer is."""
-    from spacy_deid.tokenizer import make_clinical_tokenizer
+    from spacy_deid.text.tokenizer import make_clinical_tokenizer
 
     nlp = _blank(CHUNKS)
     assert warm_up(nlp) == len(CHUNKS)

@@ -13,7 +13,7 @@ import time
 import pytest
 import spacy
 
-from spacy_deid.tokenizer import MAX_AFFIX_RUN
+from spacy_deid.text.tokenizer import MAX_AFFIX_RUN
 
 TOKENIZER_CONFIG = {
     "nlp": {"tokenizer": {"@tokenizers": "spacy_deid.ClinicalTokenizer.v1"}}

@@ -21,7 +21,7 @@ Decisions:
 
 from typing import List
 
-from ...datenames import MONTHS, WEEKDAYS
+from ...text.datenames import MONTHS, WEEKDAYS
 from ._common import END, PRIO_DATE, alternation, make_pattern, title_and_upper
 
 _MONTH_NAMES = list(MONTHS)

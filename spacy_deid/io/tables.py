@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import IO, Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
-from .known.items import KnownPhiError, validate_known
+from ..known.items import KnownPhiError, validate_known
 from .records import KNOWN_PHI_FIELD, Columns, InputError, Record, Rejected, Row
 
 PARQUET_EXTRA = "spacy-deid[parquet]"

@@ -3,7 +3,7 @@
 from dataclasses import dataclass
 from typing import List, Optional, Tuple
 
-from ..types import PhiSpan
+from ..core.types import PhiSpan
 
 
 @dataclass

@@ -8,7 +8,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from faker import Faker
 
-from ...datenames import MONTHS, WEEKDAYS
+from ..text.datenames import MONTHS, WEEKDAYS
 from . import data
 from .noise import typo
 

@@ -3,7 +3,7 @@
 from collections import Counter
 from typing import Any, Dict, Iterable
 
-from ..types import Note
+from ..core.types import Note
 from . import generator  # noqa: F401  (loads kinds and their families)
 from .families import REGISTRY
 from .grammar import count_phrasings

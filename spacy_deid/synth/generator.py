@@ -5,7 +5,7 @@ from typing import Iterable, Iterator, List, Optional
 
 import srsly
 
-from .. import types
+from ..core import types
 from . import prose, slots  # noqa: F401  (register slot fillers)
 from .builder import Segment
 from .context import NoteContext

@@ -49,14 +49,14 @@ from typing import (
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from .extensions import install_extensions
-from .known.component import CONTEXT_KEY as KNOWN_CONTEXT_KEY
-from .known.items import KnownItem, KnownPhiError, validate_known
-from .known.store import KnownPhiStore
-from .ner.segments import MAX_DOC_TOKENS
+from ..core.extensions import install_extensions
+from ..known.component import CONTEXT_KEY as KNOWN_CONTEXT_KEY
+from ..known.items import KnownItem, KnownPhiError, validate_known
+from ..known.store import KnownPhiStore
+from ..tagging.segments import MAX_DOC_TOKENS
 from .pool import WorkerPool
-from .records import Item, Record, Rejected
-from .tokenizer_cache import warm_up
+from ..io.records import Item, Record, Rejected
+from ..text.tokenizer_cache import warm_up
 
 SURROGATES = "phi_surrogates"
 MERGE = "phi_merge"

@@ -34,10 +34,10 @@ from typing import IO, Any, Callable, ContextManager, Dict, List, Optional, Tupl
 
 import numpy as np
 
-from .corpus.atomic import tmp_path_for, write_text_atomic
+from .atomic import tmp_path_for, write_text_atomic
 from .records import Rejected
-from .runner import Result
-from .tabular import csv_rows, import_parquet, table_id
+from ..run.runner import Result
+from .tables import csv_rows, import_parquet, table_id
 
 SPANS = "spans"
 REDACTED_ALL = "redacted_all"

@@ -27,8 +27,8 @@ Lossy mappings (documented here, not hidden):
 
 from typing import Callable, Dict, Mapping, Optional, Union
 
-from ..labels import CATEGORIES, LABEL_NAMES, LABELS, normalize_label
-from .types import Note, PhiSpan
+from .scheme import CATEGORIES, LABEL_NAMES, LABELS, normalize_label
+from ..core.types import Note, PhiSpan
 
 LabelFunc = Callable[[str, str], Optional[str]]
 LabelMap = Union[Mapping[str, Optional[str]], LabelFunc]

@@ -53,7 +53,7 @@ from typing import (
 from spacy.language import Language
 from spacy.tokens.underscore import Underscore
 
-from .records import Record, Rejected
+from ..io.records import Record, Rejected
 
 # Work function run in the workers: (nlp, batch) -> one output per record, in
 # order. Must be picklable (a module-level function or a functools.partial of

@@ -29,7 +29,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ._with_packed import pack, packing, unpack
+from .packing import pack, packing, unpack
 
 IMPOSSIBLE = -1e4
 """Score added to illegal transitions (finite, so no inf - inf = NaN)."""

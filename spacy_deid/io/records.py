@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
-from .known.items import KnownItem, KnownPhiError, validate_known
+from ..known.items import KnownItem, KnownPhiError, validate_known
 
 
 @dataclass
@@ -215,7 +215,7 @@ def read_rows(
     columns (Columns): Column names (CSV, Parquet) and the fields to keep.
     RETURNS (Iterator[Row]): Rows in input order.
     """
-    from . import tabular
+    from . import tables as tabular
 
     fmt = input_format(source, fmt)
     if fmt == "csv":

@@ -37,7 +37,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Token
 from spacy.training import Example
 
-from .cfg_io import load_overrides
+from ..core.cfg_io import load_overrides
 
 # Titles and abbreviations after which a period does not end a sentence.
 # Compared case-insensitively, without the final period.
