@@ -7,8 +7,6 @@ SparkSession are skipped when Java is missing.
 
 import datetime
 import os
-import shutil
-import subprocess
 import sys
 import warnings
 from collections import OrderedDict
@@ -17,20 +15,10 @@ from typing import Iterator
 
 import pytest
 
-pytest.importorskip("pyspark")
-pa = pytest.importorskip("pyarrow")
+from .extras import need, need_java
 
-
-def _java_runs() -> bool:
-    home = os.environ.get("JAVA_HOME")
-    java = os.path.join(home, "bin", "java") if home else shutil.which("java")
-    if not java:
-        return False
-    try:
-        proc = subprocess.run([java, "-version"], capture_output=True, timeout=60)
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return proc.returncode == 0
+need("pyspark")
+pa = need("pyarrow")
 
 
 from pyspark import cloudpickle  # noqa: E402
@@ -93,8 +81,7 @@ def _collected(df, text_col="text", id_col="id"):
 @contextmanager
 def spark_workers_python() -> Iterator[None]:
     """Skip without Java; run Spark's Python workers with this interpreter."""
-    if not _java_runs():
-        pytest.skip("Spark needs Java (17 or newer)")
+    need_java()
     previous = os.environ.get("PYSPARK_PYTHON")
     os.environ["PYSPARK_PYTHON"] = sys.executable
     try:

@@ -8,10 +8,12 @@ function (`InlineKey`). Skipped without pyspark's Connect client packages
 
 import pytest
 
-pytest.importorskip("pyspark")
-pytest.importorskip("pyarrow")
-pytest.importorskip("grpc")
-pytest.importorskip("google.rpc")
+from .extras import need
+
+need("pyspark")
+need("pyarrow")
+need("grpc")
+need("google.rpc")
 
 from pyspark.sql import SparkSession  # noqa: E402
 

@@ -4,7 +4,8 @@ spacy-transformers listener. Trained for a few steps, saved, reloaded and run
 on a note longer than one window, with every socket connection refused.
 
 The tests that need torch and spacy-transformers (the `[transformers]` extra)
-are skipped without them; the import scan and `depth = 0` run everywhere:
+are skipped without them (and fail where `SPACY_DEID_REQUIRE` names them, as in
+CI); the import scan and `depth = 0` run everywhere:
 
     HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 \
         python -m pytest tests/ner/test_transformer.py -q
@@ -22,6 +23,8 @@ import pytest
 import spacy
 from spacy.util import load_config, load_model_from_config
 from thinc.api import Adam, fix_random_seed
+
+from ..extras import need
 
 from spacy_deid.corpus import write_jsonl
 from spacy_deid.corpus.reader import PhiCorpus
@@ -153,9 +156,9 @@ def test_negative_depth_is_an_error():
 
 @pytest.fixture(scope="module")
 def trf():
-    torch = pytest.importorskip("torch")
+    torch = need("torch")
     torch.set_num_threads(1)  # tiny models: threads only add overhead
-    return pytest.importorskip("spacy_transformers")
+    return need("spacy_transformers")
 
 
 @pytest.fixture(scope="module")
