@@ -10,7 +10,7 @@ chat, ...), in an inline markup that is easy to edit by hand: a line
 "=== ID" starts a note and "[[LABEL|text]]" marks a PHI span with its i2b2
 2014 subcategory label. This script writes them as corpus JSONL
 (`{"id", "text", "spans"}`), e.g. for `throughput.py --gold OUT.jsonl` or
-`ner_targets.py --en-dev OUT.jsonl`.
+`accuracy_speed.py --en-dev OUT.jsonl`.
 
 The notes are few (about 400 gold PHI tokens) and written by one developer
 who knows the generator, so they are a check on how far the generated-note

@@ -16,7 +16,7 @@ For each bias, only `cfg["recall_bias"]` of the `phi_ner` component changes
 before it and its model run once per note; each point decodes the cached
 emission scores with the new bias (`PhiEntityRecognizer.decode`, exactly what
 `predict` does), sets the annotations and runs the components after it on
-copies of the docs. `doc.ents` are scored as in `ner_targets.py`
+copies of the docs. `doc.ents` are scored as in `accuracy_speed.py`
 (`spacy_deid.evaluate.evaluate_notes`, subcategory labels as they are: MEDDOCAN
 types on MEDDOCAN): strict micro P/R/F1 and binary PHI-token micro P/R/F1.
 
@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from ner_targets import (
+from accuracy_speed import (
     docs_to_notes,
     SURROGATES,
     PipelineSpec,
@@ -192,7 +192,7 @@ def sweep(
 
     RETURNS (List[Dict[str, Any]]): Per bias: `bias`, `seconds` (decoding,
         annotation and scoring), `pred_spans`, `pred_phi_tokens` and the
-        measures of `ner_targets.accuracy_figures`.
+        measures of `accuracy_speed.accuracy_figures`.
     """
     ner = nlp.get_pipe(ner_name)
     configured = ner.cfg["recall_bias"]

@@ -1,5 +1,5 @@
 """Throughput, memory and PHI-token recall of our pipelines and of the tools
-users would pick instead, on the same generated notes (issue 6, item 3).
+users would pick instead, on the same generated notes.
 
     python benchmarks/throughput.py [--notes 1000] [--seed 7]
         [--parts ours,competitors,growth] [--pipelines en_rules,en]
@@ -59,7 +59,7 @@ label maps to the token's category (the label maps are printed; "-" where
 the tool has no label for the category). A note a system rejected or failed
 on counts as flagging nothing.
 
-Targets (issue 6), printed as PASS/FAIL: `en` >= 5,000 tokens/s per process;
+Targets, printed as PASS/FAIL: `en` >= 5,000 tokens/s per process;
 2 processes >= 1.7x one; peak RSS of one `en` process < 600 MB; peak RSS
 within 10% from the second to the last growth size; `en` >= 10x Presidio's
 tokens/s with a higher binary PHI-token recall (and the same line for each
@@ -90,7 +90,7 @@ from typing import Tuple
 
 import competitors
 
-# Everything else (spacy_deid, its evaluation, ner_targets' helpers) is
+# Everything else (spacy_deid, its evaluation, accuracy_speed's helpers) is
 # imported where it is used, so that a worker process holds only the
 # pipeline it measures.
 HERE = Path(__file__).resolve().parent
@@ -102,7 +102,7 @@ UNMAPPED = "UNMAPPED"
 # The process tree is found again, and its PSS read, every SCAN_EVERY polls.
 SCAN_EVERY = 10
 THREAD_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
-# Targets of issue 6.
+# Speed and memory targets of the shipped pipelines.
 TOKENS_PER_S = 5000.0
 SPEEDUP_2 = 1.7
 RSS_MB = 600.0
@@ -684,7 +684,7 @@ def speedup(results: List[Dict[str, Any]], system: str) -> Optional[float]:
 
 
 def target_lines(figures: Dict[str, Any]) -> List[Dict[str, Any]]:
-    """The issue-6 targets: {"target", "value", "passed"} (passed None: not
+    """The speed and memory targets: {"target", "value", "passed"} (passed None: not
     measured in this run)."""
     ours = figures.get("ours") or []
     tools = figures.get("competitors") or []
@@ -727,7 +727,7 @@ def target_lines(figures: Dict[str, Any]) -> List[Dict[str, Any]]:
     presidio = find(tools, "presidio")
     add(*presidio_target(DEFAULT_PIPELINE, default, presidio))
     # The same bar for each other pipeline measured (e.g. `en_rules`): the
-    # issue sets it for the default, but it shows what a shipped pipeline does.
+    # target is set for the default, but it shows what a shipped pipeline does.
     for system in dict.fromkeys(r["system"] for r in ours):
         if system != DEFAULT_PIPELINE:
             add(*presidio_target(system, find(ours, system), presidio))
@@ -777,7 +777,7 @@ def accuracy_cells(result: Dict[str, Any]) -> List[str]:
 
 def ours_table(results: List[Dict[str, Any]]) -> str:
     """Part 1: one row per pipeline and process count, then the speedups."""
-    from ner_targets import format_table
+    from accuracy_speed import format_table
 
     headers = [
         "pipeline", "proc", "notes", "tokens", "load s", "process s", "total s",
@@ -814,7 +814,7 @@ def competitor_table(
 ) -> Tuple[str, str]:
     """Part 2: throughput and binary scores of each tool next to our
     1-process rows, and the per-category recall table."""
-    from ner_targets import format_table
+    from accuracy_speed import format_table
 
     headers = [
         "system", "notes", "failed", "load s", "process s", "tokens/s", "notes/s",
@@ -851,7 +851,7 @@ def competitor_table(
 
 def category_table(results: List[Dict[str, Any]]) -> str:
     """Per-category recall over HIPAA gold tokens, "any/typed" per cell."""
-    from ner_targets import format_table
+    from accuracy_speed import format_table
 
     scored = [r for r in results if "accuracy" in r]
     categories = sorted({c for r in scored for c in r["accuracy"]["by_category"]})
@@ -882,7 +882,7 @@ def label_map_text() -> str:
 
 def growth_table(growth: Dict[str, Any]) -> str:
     """Part 3: time per 1k notes and peak RSS at each size."""
-    from ner_targets import format_table
+    from accuracy_speed import format_table
 
     headers = [
         "notes", "tokens", "load s", "process s", "s / 1k notes", "tokens/s",
@@ -919,8 +919,8 @@ def targets_text(lines: List[Dict[str, Any]]) -> str:
 
 
 def machine(threads: int) -> Dict[str, Any]:
-    """`ner_targets.machine_info()` plus every competitor's versions."""
-    from ner_targets import machine_info
+    """`accuracy_speed.machine_info()` plus every competitor's versions."""
+    from accuracy_speed import machine_info
 
     info = machine_info()
     info["threads_per_process"] = threads
@@ -1051,7 +1051,7 @@ def report(figures: Dict[str, Any], args: argparse.Namespace, notes: NotesFile) 
     if "growth" in figures:
         title = f"## Cost growth ({figures['growth']['model']}, 1 process)"
         sections.append(f"{title}\n\n{growth_table(figures['growth'])}")
-    sections.append("## Targets (issue 6)\n\n" + targets_text(figures["targets"]))
+    sections.append("## Targets\n\n" + targets_text(figures["targets"]))
     return "\n\n".join(sections)
 
 
@@ -1072,7 +1072,7 @@ def run(args: argparse.Namespace) -> Dict[str, Any]:
     """Generate the notes, run the parts, print and return every figure."""
     command = shlex.join(["python", *sys.argv])
     info = machine(args.threads)
-    from ner_targets import header
+    from accuracy_speed import header
 
     print(header(command, info) + "\n", flush=True)
     work = args.work_dir or Path(tempfile.mkdtemp(prefix="spacy-deid-bench-"))

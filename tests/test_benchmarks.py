@@ -1,4 +1,4 @@
-"""Smoke test of `benchmarks/ner_targets.py` (no figures asserted, only shape)."""
+"""Smoke test of `benchmarks/accuracy_speed.py` (no figures asserted, only shape)."""
 
 import json
 import subprocess
@@ -10,7 +10,7 @@ from spacy_deid.corpus import write_jsonl
 from spacy_deid.synth import generate
 
 ROOT = Path(__file__).resolve().parent.parent
-SCRIPT = ROOT / "benchmarks" / "ner_targets.py"
+SCRIPT = ROOT / "benchmarks" / "accuracy_speed.py"
 
 
 def _rules_pipeline(path: Path) -> Path:
@@ -20,7 +20,7 @@ def _rules_pipeline(path: Path) -> Path:
     return path
 
 
-def test_ner_targets_smoke(tmp_path):
+def test_accuracy_speed_smoke(tmp_path):
     gold = list(generate(5, seed=0, split="dev"))
     gold_path = tmp_path / "dev.jsonl"
     write_jsonl(gold, gold_path)

@@ -217,11 +217,11 @@ def test_competitor_processes_are_offline():
 
 
 def test_long_note_benchmark_runs_without_printing_text():
-    """`benchmarks/long_note.py` on a small note with the rules pipeline."""
+    """`benchmarks/long_note_memory.py` on a small note with the rules pipeline."""
     proc = subprocess.run(
         [
             sys.executable,
-            str(BENCHMARKS / "long_note.py"),
+            str(BENCHMARKS / "long_note_memory.py"),
             "--chars",
             "3000",
             "--model",

@@ -1,6 +1,6 @@
 """Per-label precision/recall/F1 of the rules-only pipeline on generated notes.
 
-    python benchmarks/rules_eval.py [--notes 500] [--seed 3] [--split dev]
+    python benchmarks/label_scores.py [--notes 500] [--seed 3] [--split dev]
         [--model en] [--labels HOSPITAL,CITY]
 
 Generates notes with `spacy_deid.synth.generate`, runs the shipped

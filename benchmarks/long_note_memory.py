@@ -1,7 +1,7 @@
-"""Peak memory and time of one very long note (issue 6: memory must not
-depend on how long a note is).
+"""Peak memory and time of one very long note (memory must not depend
+on how long a note is).
 
-    python benchmarks/long_note.py [--chars 999000] [--model en] [--seed 3]
+    python benchmarks/long_note_memory.py [--chars 999000] [--model en] [--seed 3]
 
 Builds one note of `--chars` characters from generated notes (joined by
 blank lines; spaCy's default `max_length` is 1,000,000), runs it through

@@ -1,6 +1,6 @@
-"""The issue-4 target table: accuracy and throughput of the shipped pipelines.
+"""Accuracy and throughput of the shipped pipelines, against the project's targets.
 
-    python benchmarks/ner_targets.py --en-dev EN_DEV.jsonl [--es-dev ES_DEV.jsonl]
+    python benchmarks/accuracy_speed.py --en-dev EN_DEV.jsonl [--es-dev ES_DEV.jsonl]
         [--row "NAME=LANG:PIPELINE[:disable=comp1,comp2]" ...] [--no-defaults]
         [--limit N] [--speed-notes 1000] [--speed-input NOTES.jsonl]
         [--speed-default en] [--speed-rules en_rules] [--no-speed] [--batch-size 64]
@@ -70,7 +70,7 @@ BENCHMARK_KEY = b"benchmark-key-0123456789"
 SPEED_SEED = 7
 SPEED_SPLIT = "all"
 WARMUP_NOTES = 50
-# Targets of issue 4.
+# Accuracy targets of the shipped pipelines.
 ES_STRICT_F1 = 0.965
 EN_TOKEN_RECALL = 0.98
 EN_STRICT_F1 = 0.90
@@ -224,7 +224,7 @@ def accuracy_figures(gold: List[Note], pred: List[Note]) -> Dict[str, Any]:
 
 
 def accuracy_target(lang: str) -> str:
-    """The issue-4 target for a dev set, as text."""
+    """The accuracy target for a dev set, as text."""
     if lang == "es":
         return f"strict F1 >= {ES_STRICT_F1:.3f}"
     return f"bin-tok R >= {EN_TOKEN_RECALL:.2f}, strict F1 >= {EN_STRICT_F1:.2f}"
@@ -602,7 +602,7 @@ def accuracy_section(args: argparse.Namespace) -> Tuple[str, List[RowSpec]]:
 
 def progress(message: str) -> None:
     """A progress line on stderr."""
-    print(f"[ner_targets] {message}", file=sys.stderr, flush=True)
+    print(f"[accuracy_speed] {message}", file=sys.stderr, flush=True)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> None:

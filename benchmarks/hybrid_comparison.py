@@ -1,7 +1,7 @@
-"""The issue-5 table: rules, phi_ner, phi_crf and each merge strategy, with and
+"""Hybrid detection compared: rules, phi_ner, phi_crf and each merge strategy, with and
 without consistency, on the English withheld-style dev set and MEDDOCAN dev.
 
-    python benchmarks/hybrid_table.py --en-dev EN_DEV.jsonl --crf-en CRF_EN_DIR
+    python benchmarks/hybrid_comparison.py --en-dev EN_DEV.jsonl --crf-en CRF_EN_DIR
         [--es-dev ES_DEV.jsonl --crf-es CRF_ES_DIR] [--en-pipeline en]
         [--es-pipeline es_meddocan] [--limit N] [--shuffles 9999]
         [--batch-size 64] [--json OUT.json]
@@ -50,7 +50,7 @@ from spacy_deid.merge.component import PhiMerger
 from spacy_deid.ner.component import merge_ents
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from ner_targets import (
+from accuracy_speed import (
     docs_to_notes,  # noqa: E402
     accuracy_figures,
     find_es_dev,
