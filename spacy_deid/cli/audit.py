@@ -174,6 +174,12 @@ def audit_cli(
     min_length: int = typer.Option(
         2, "--min-length", min=1, help="Skip gold strings shorter than this"
     ),
+    keep_ages: bool = typer.Option(
+        True,
+        "--keep-ages-under-90/--no-keep-ages-under-90",
+        help="The run's phi_surrogates keep_ages_under_90 (default: its "
+        "default): ages it keeps are reported as kept, not leaked",
+    ),
     show_text: bool = typer.Option(
         False,
         "--show-text",
@@ -185,7 +191,9 @@ def audit_cli(
 
     Per label and HIPAA category: leaked strings, leak rates (all labels and
     HIPAA labels), the records to review first (ids, counts, labels), and
-    records rejected, absent or extra. Exit code 0: no HIPAA leak; 4: some
+    records rejected, absent or extra. Not leaks: ages the run keeps (as
+    phi_surrogates), and strings the input note also holds outside every gold
+    span, found no more often in the output. Exit code 0: no HIPAA leak; 4: some
     HIPAA PHI string leaked; 1: an input could not be read, or no gold
     note is in DEID.
     """
@@ -205,7 +213,14 @@ def audit_cli(
     except (CorpusError, OSError, UnicodeDecodeError) as error:
         err(f"Error: {type(error).__name__}: {_safe(error)}")
         raise typer.Exit(EXIT_FATAL) from None
-    result = audit(gold, deid, rejected, min_length=min_length, show_text=show_text)
+    result = audit(
+        gold,
+        deid,
+        rejected,
+        min_length=min_length,
+        show_text=show_text,
+        keep_ages_under_90=keep_ages,
+    )
     if result["notes"]["audited"] == 0:
         err(f"Error: no gold note id of '{gold_path}' is in '{deid_path}'")
         raise typer.Exit(EXIT_FATAL)

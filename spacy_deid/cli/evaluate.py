@@ -109,7 +109,13 @@ def evaluate_cli(
         "of this gold meta key (e.g. kind, family; repeatable)",
     ),
 ) -> None:
-    """Score predicted PHI against gold, i2b2 2014 style (counts only)."""
+    """Score predicted PHI against gold, i2b2 2014 style (counts only).
+
+    token and binary_token are the i2b2 2014 script's token measure (the ASCII
+    letter and digit runs of each span, typed or not); text_token and
+    binary_text_token score every token of the note text, punctuation
+    included.
+    """
     _check_choice("--labels", labels, LEVELS)
     _check_choice("--measure", measure, MEASURES)
     _check_choice("--label-map", label_map, LABEL_MAP_NAMES)

@@ -5,10 +5,19 @@ per label and per HIPAA category how many gold PHI strings leaked verbatim,
 the leak rate overall and for HIPAA labels, the records to review first and
 the records that are missing from, or extra in, the de-identified output.
 
-The matching rules are those of `leak.py`: a gold string (stripped) leaks when
-it occurs case-sensitively as a whole word sequence in the de-identified text
-of the same note; strings shorter than `min_length` are skipped and counted;
-every gold span counts once.
+The matching rule is that of `leak.py`: a gold string (stripped) is found
+when it occurs case-sensitively as a whole word sequence in the de-identified
+text of the same note; strings shorter than `min_length` are skipped and
+counted; every gold span counts once. A string found there is judged by the
+input note and by the pipeline's policy, in this order:
+- outside: the input note also holds the string outside every gold span
+  ("40" in "omeprazole 40 mg"), and the output holds it no more often than
+  those occurrences: it may be the non-PHI one, so it is not a leak;
+- kept: an age that `phi_surrogates` keeps as it is (ages <= 89 with
+  `keep_ages_under_90`, its default; "90s"), by the same rule
+  (`surrogates.generators.is_age_kept`). Safe Harbor allows it: not a leak;
+- leaked: any other string found (so also one found more often in the
+  output than outside the gold spans of the input: a gold one survived).
 
 Labels outside the i2b2 scheme (e.g. MEDDOCAN types read without a label map,
 or categories) cannot be checked against HIPAA: to fail closed they count as
@@ -24,11 +33,16 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
 from ..core.errors import CorpusError
-from ..core.types import Note
+from ..core.types import Note, PhiSpan
 from ..labels import CATEGORIES, LABELS, normalize_label
-from .leak import leaks_in
+from ..labels.maps import meddocan_to_i2b2
+from ..surrogates.generators import is_age_kept
+from .leak import count_outside, count_words
 
 UNKNOWN_CATEGORY = "UNKNOWN"
+_AGE = LABELS["AGE"].name
+# How a gold string found in the output is judged (see the module docstring).
+LEAKED, KEPT, OUTSIDE = "leaked", "kept", "outside"
 # Texts per note id: one de-identified text, or several if the id repeats.
 DeidTexts = Mapping[str, Union[str, Sequence[str]]]
 
@@ -73,6 +87,58 @@ def _rate(leaked: int, total: int) -> Dict[str, Any]:
     return {"leaked": leaked, "total": total, "rate": leaked / total if total else 0.0}
 
 
+@dataclass
+class LabelTally:
+    """Counts of one label's gold strings: leaked, kept, outside, total."""
+
+    leaked: int = 0
+    kept: int = 0
+    outside: int = 0
+    total: int = 0
+
+    def add(self, other: "LabelTally") -> None:
+        self.leaked += other.leaked
+        self.kept += other.kept
+        self.outside += other.outside
+        self.total += other.total
+
+    def to_dict(self) -> Dict[str, Any]:
+        """RETURNS (dict): leaked, total, rate, kept, outside."""
+        counts = {"kept": self.kept, "outside": self.outside}
+        return {**_rate(self.leaked, self.total), **counts}
+
+
+def kept_by_policy(label: str, surface: str, keep_ages_under_90: bool) -> bool:
+    """Whether the pipeline's policy keeps a gold string as it is: an age (its
+    own label or, for a MEDDOCAN type, its i2b2 equivalent) that
+    `phi_surrogates` keeps.
+
+    label (str): A canonical label.
+    surface (str): The gold string.
+    keep_ages_under_90 (bool): The `phi_surrogates` setting of the run.
+    RETURNS (bool): True if the policy keeps it.
+    """
+    if meddocan_to_i2b2(label, surface) != _AGE:
+        return False
+    return is_age_kept(surface, (), keep_ages_under_90)
+
+
+def judge(found: int, outside: int, kept: bool) -> Optional[str]:
+    """How a gold string is judged from its counts.
+
+    found (int): Its whole-word occurrences in the output (the most in any
+        output of the id).
+    outside (int): Its occurrences outside every gold span of the input.
+    kept (bool): Whether the policy keeps it (`kept_by_policy`).
+    RETURNS (Optional[str]): LEAKED, KEPT, OUTSIDE, or None (not found).
+    """
+    if not found:
+        return None
+    if found <= outside:
+        return OUTSIDE
+    return KEPT if kept else LEAKED
+
+
 def group_texts(pairs: Iterable[tuple]) -> Dict[str, List[str]]:
     """Group (id, de-identified text) pairs by id, keeping repeated ids.
 
@@ -94,31 +160,55 @@ def _check_unique(gold: List[Note]) -> None:
 
 
 def _audit_note(
-    note: Note, index: int, outputs: Sequence[str], min_length: int, show_text: bool
+    note: Note,
+    index: int,
+    outputs: Sequence[str],
+    min_length: int,
+    show_text: bool,
+    keep_ages_under_90: bool = True,
 ) -> tuple:
     """Count the gold spans of one note and collect the leaked ones.
 
-    RETURNS (tuple): ({label: [leaked, total]}, skipped, RecordLeaks).
+    RETURNS (tuple): ({label: LabelTally}, skipped, RecordLeaks).
     """
-    counts: Dict[str, List[int]] = defaultdict(lambda: [0, 0])
+    tallies: Dict[str, LabelTally] = defaultdict(LabelTally)
     skipped = 0
     record = RecordLeaks(note.id, index)
-    for span in sorted(note.spans):
+    gold = sorted(note.spans)
+    counts: Dict[str, tuple] = {}
+    for span in gold:
         surface = note.text[span.start : span.end].strip()
         if len(surface) < min_length:
             skipped += 1
             continue
         label = normalize_label(span.label)
-        counts[label][1] += 1
-        if any(leaks_in(surface, output) for output in outputs):
-            counts[label][0] += 1
-            info = label_info(label)
-            leaked = {"start": span.start, "end": span.end, "label": label}
-            leaked.update(hipaa=info["hipaa"], category=info["category"])
-            if show_text:
-                leaked["text"] = surface
-            record.spans.append(leaked)
-    return counts, skipped, record
+        tally = tallies[label]
+        tally.total += 1
+        if surface not in counts:
+            found = max(count_words(surface, output) for output in outputs)
+            outside = count_outside(surface, note.text, gold) if found else 0
+            counts[surface] = (found, outside)
+        kept = kept_by_policy(label, surface, keep_ages_under_90)
+        verdict = judge(*counts[surface], kept)
+        if verdict == KEPT:
+            tally.kept += 1
+        elif verdict == OUTSIDE:
+            tally.outside += 1
+        elif verdict == LEAKED:
+            tally.leaked += 1
+            record.spans.append(_leaked_span(span, label, surface, show_text))
+    return tallies, skipped, record
+
+
+def _leaked_span(
+    span: PhiSpan, label: str, surface: str, show_text: bool
+) -> Dict[str, Any]:
+    info = label_info(label)
+    leaked = {"start": span.start, "end": span.end, "label": label}
+    leaked.update(hipaa=info["hipaa"], category=info["category"])
+    if show_text:
+        leaked["text"] = surface
+    return leaked
 
 
 def rank_records(records: Iterable[RecordLeaks]) -> List[RecordLeaks]:
@@ -128,16 +218,22 @@ def rank_records(records: Iterable[RecordLeaks]) -> List[RecordLeaks]:
     return sorted(leaked, key=lambda r: (-r.hipaa_leaks, -len(r.spans), r.index))
 
 
-def _per_category(per_label: Dict[str, List[int]]) -> Dict[str, Dict[str, Any]]:
+def _per_category(per_label: Dict[str, LabelTally]) -> Dict[str, Dict[str, Any]]:
     """Leak counts per category over the HIPAA labels only."""
-    sums: Dict[str, List[int]] = defaultdict(lambda: [0, 0])
-    for label, (leaked, total) in per_label.items():
+    sums: Dict[str, LabelTally] = defaultdict(LabelTally)
+    for label, tally in per_label.items():
         info = label_info(label)
         if info["hipaa"]:
-            sums[info["category"]][0] += leaked
-            sums[info["category"]][1] += total
+            sums[info["category"]].add(tally)
     order = CATEGORIES + [UNKNOWN_CATEGORY]
-    return {cat: _rate(*sums[cat]) for cat in order if cat in sums}
+    return {cat: sums[cat].to_dict() for cat in order if cat in sums}
+
+
+def _sum(tallies: Iterable[LabelTally]) -> LabelTally:
+    result = LabelTally()
+    for tally in tallies:
+        result.add(tally)
+    return result
 
 
 def audit(
@@ -146,6 +242,7 @@ def audit(
     rejected: Iterable[str] = (),
     min_length: int = 2,
     show_text: bool = False,
+    keep_ages_under_90: bool = True,
 ) -> Dict[str, Any]:
     """Residual-risk report of a de-identified corpus against its gold PHI.
 
@@ -156,6 +253,8 @@ def audit(
         tell rejected records from absent ones.
     min_length (int): Skip gold strings shorter than this (after stripping).
     show_text (bool): Put the leaked strings in the result (it contains PHI).
+    keep_ages_under_90 (bool): The run's `phi_surrogates` setting (default:
+        its default): ages it keeps are reported as kept, not leaked.
     RETURNS (Dict[str, Any]): The report; see `format_audit` and the CLI help.
     """
     gold = list(gold)
@@ -165,32 +264,32 @@ def audit(
         for key, texts in deid_texts.items()
     }
     rejected_ids = set(rejected)
-    per_label: Dict[str, List[int]] = defaultdict(lambda: [0, 0])
+    per_label: Dict[str, LabelTally] = defaultdict(LabelTally)
     records: List[RecordLeaks] = []
     skipped, missing = 0, []
     for index, note in enumerate(gold):
         if note.id not in deid_texts:
             missing.append(note.id)
             continue
-        counts, note_skipped, record = _audit_note(
-            note, index, deid_texts[note.id], min_length, show_text
+        texts = deid_texts[note.id]
+        tallies, note_skipped, record = _audit_note(
+            note, index, texts, min_length, show_text, keep_ages_under_90
         )
         skipped += note_skipped
         records.append(record)
-        for label, (leaked, total) in counts.items():
-            per_label[label][0] += leaked
-            per_label[label][1] += total
+        for label, tally in tallies.items():
+            per_label[label].add(tally)
     gold_ids = {note.id for note in gold}
-    hipaa = [c for lab, c in per_label.items() if label_info(lab)["hipaa"]]
+    hipaa = _sum(t for lab, t in per_label.items() if label_info(lab)["hipaa"])
     categories = _per_category(per_label)
     labels = {
-        label: {**_rate(*per_label[label]), **label_info(label)}
+        label: {**per_label[label].to_dict(), **label_info(label)}
         for label in sorted(per_label)
     }
     return {
-        "overall": _rate(*[sum(c[i] for c in per_label.values()) for i in (0, 1)]),
-        "hipaa": _rate(*[sum(c[i] for c in hipaa) for i in (0, 1)]),
-        "hipaa_leak": any(c[0] for c in hipaa),
+        "overall": _sum(per_label.values()).to_dict(),
+        "hipaa": hipaa.to_dict(),
+        "hipaa_leak": hipaa.leaked > 0,
         "per_label": labels,
         "per_hipaa_category": categories,
         "leaked_hipaa_categories": [c for c, v in categories.items() if v["leaked"]],
@@ -206,6 +305,7 @@ def audit(
         },
         "skipped": skipped,
         "min_length": min_length,
+        "keep_ages_under_90": keep_ages_under_90,
         "contains_text": show_text,
     }
 
@@ -227,21 +327,27 @@ def format_audit(result: Dict[str, Any], top: Optional[int] = 10) -> str:
     RETURNS (str): The report.
     """
     notes = result["notes"]
+    overall = result["overall"]
+    ages = "kept" if result.get("keep_ages_under_90", True) else "replaced"
     lines = [
         f"Audited {notes['audited']} of {notes['gold']} gold notes "
         f"({result['skipped']} gold strings shorter than "
         f"{result['min_length']} characters skipped)",
-        f"Leaked PHI strings, all labels: {_pct(result['overall'])}",
+        f"Leaked PHI strings, all labels: {_pct(overall)}",
         f"Leaked PHI strings, HIPAA labels: {_pct(result['hipaa'])}",
+        f"Not leaks: {overall.get('kept', 0)} kept by the policy (ages <= 89 "
+        f"{ages}, as phi_surrogates), {overall.get('outside', 0)} also outside "
+        "every gold span of the input note",
         "",
         f"{'label':<16}{'HIPAA':<7}{'category':<12}{'leaked':>8}{'total':>8}"
-        f"{'rate':>9}",
+        f"{'rate':>9}{'kept':>7}{'outside':>9}",
     ]
     for label, row in result["per_label"].items():
         flag = "yes" if row["hipaa"] else "no"
         lines.append(
             f"{label:<16}{flag:<7}{row['category']:<12}{row['leaked']:>8}"
             f"{row['total']:>8}{100 * row['rate']:>8.2f}%"
+            f"{row.get('kept', 0):>7}{row.get('outside', 0):>9}"
         )
     lines += ["", "HIPAA categories:"]
     for cat, row in result["per_hipaa_category"].items():

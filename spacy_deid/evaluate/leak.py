@@ -14,11 +14,13 @@ Notes without de-identified output are listed in `notes_missing` and not
 counted.
 """
 
+import bisect
+import itertools
 import re
 from collections import defaultdict
-from typing import Any, Dict, Iterable, Mapping, Union
+from typing import Any, Dict, Iterable, Mapping, Sequence, Union
 
-from ..core.types import Note
+from ..core.types import Note, PhiSpan
 from ..labels import normalize_label
 
 DeidTexts = Union[Mapping[str, str], Iterable[Note]]
@@ -34,10 +36,42 @@ def _rate(leaked: int, total: int) -> Dict[str, Any]:
     return {"leaked": leaked, "total": total, "rate": leaked / total if total else 0.0}
 
 
+def _word_pattern(surface: str) -> "re.Pattern[str]":
+    return re.compile(r"(?<!\w)" + re.escape(surface) + r"(?!\w)")
+
+
 def leaks_in(surface: str, output: str) -> bool:
     """Whether `surface` occurs in `output` as a whole word sequence."""
-    pattern = r"(?<!\w)" + re.escape(surface) + r"(?!\w)"
-    return re.search(pattern, output) is not None
+    return _word_pattern(surface).search(output) is not None
+
+
+def count_words(surface: str, text: str) -> int:
+    """Occurrences of `surface` in `text` as a whole word sequence (the
+    matching of `leaks_in`).
+
+    RETURNS (int): The number of (non-overlapping) occurrences.
+    """
+    return sum(1 for _ in _word_pattern(surface).finditer(text))
+
+
+def count_outside(surface: str, text: str, spans: Sequence[PhiSpan]) -> int:
+    """Whole-word occurrences of `surface` in `text` that overlap no span.
+
+    surface (str): The string.
+    text (str): The note text the spans index.
+    spans (Sequence[PhiSpan]): The note's spans, sorted by start.
+    RETURNS (int): The number of occurrences outside every span.
+    """
+    starts = [span.start for span in spans]
+    reach = list(itertools.accumulate((span.end for span in spans), max))
+    outside = 0
+    for match in _word_pattern(surface).finditer(text):
+        # The spans starting before the match ends overlap it if the
+        # furthest of their ends is past its start.
+        before = bisect.bisect_left(starts, match.end())
+        if before == 0 or reach[before - 1] <= match.start():
+            outside += 1
+    return outside
 
 
 def leak_rate(

@@ -1,12 +1,13 @@
-"""Per-note counts for the strict, relaxed, token and binary-token measures.
+"""Per-note counts for the strict, relaxed, text-token and binary
+text-token measures (the i2b2 2014 token measures are in `tokens.py`).
 
 - strict: a prediction is correct when start, end and label equal a gold
   span's (spans are sets, as in the i2b2 script: duplicates count once);
 - relaxed: same label and start, end within `window` (default 2) characters
   of the gold end, one-to-one (the closest end wins);
-- token: tokens of the gold text (see `tokens.py`), TP when gold and
-  predicted token labels are equal;
-- binary token: PHI vs not PHI per token, labels ignored (privacy measure).
+- text token: tokens of the whole gold text (see `tokens.py`), TP when gold
+  and predicted token labels are equal;
+- binary text token: PHI vs not PHI per text token, labels ignored.
 
 Counts are kept per label: a TP counts for its label, an FP for the predicted
 label, an FN for the gold label.

@@ -4,7 +4,7 @@ from typing import Any, Dict, List
 
 from .scoring import MEASURES
 
-_HEAD = f"{'measure':<14}{'micro P':>9}{'micro R':>9}{'micro F1':>9}" + (
+_HEAD = f"{'measure':<19}{'micro P':>9}{'micro R':>9}{'micro F1':>9}" + (
     f"{'macro P':>9}{'macro R':>9}{'macro F1':>9}"
 )
 
@@ -15,7 +15,7 @@ def _measure_rows(block: Dict[str, Any]) -> List[str]:
         mi, ma = block[measure]["micro"], block[measure]["macro"]
         values = [mi["precision"], mi["recall"], mi["f1"]]
         values += [ma["precision"], ma["recall"], ma["f1"]]
-        rows.append(f"{measure:<14}" + "".join(f"{v:>9.4f}" for v in values))
+        rows.append(f"{measure:<19}" + "".join(f"{v:>9.4f}" for v in values))
     return rows
 
 
@@ -119,7 +119,7 @@ def format_table(result: Dict[str, Any]) -> str:
     for key, table in (result.get("by_meta") or {}).items():
         lines += [
             f"By gold meta '{key}' (micro strict P/R/F1; tok R: binary token "
-            "recall; a note with several values counts under each)"
+            "recall, i2b2 tokens; a note with several values counts under each)"
         ]
         lines += _by_meta_rows(key, table) + [""]
     if result.get("leak"):

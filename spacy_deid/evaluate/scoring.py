@@ -9,6 +9,13 @@ Labels are normalised (`labels.normalize_label`) and, with
 The HIPAA subset keeps the spans whose subcategory is in
 `labels.HIPAA_LABELS` (MEDDOCAN types: whose i2b2 equivalent is) on both
 sides, then scores them the same way.
+
+Measures (see `matching.py` and `tokens.py`): `strict`, `relaxed` and
+`token` are those of the i2b2 2014 script (tokens are the `[A-Za-z0-9]` runs
+of each span's own text), `binary_token` is its token measure without labels
+(PHI or not); `text_token` and
+`binary_text_token` score every token of the whole text (`\\w+|[^\\w\\s]`,
+punctuation included) with the label of the spans that overlap it.
 """
 
 from dataclasses import dataclass
@@ -35,8 +42,13 @@ from .matching import (
 )
 from .metrics import Counts, macro, micro, total
 from .taxonomy import Taxonomy
+from .tokens import i2b2_binary_token_counts, i2b2_token_counts, span_tokens
 
-MEASURES = ("strict", "relaxed", "token", "binary_token")
+MEASURES = (
+    "strict", "relaxed", "token", "binary_token", "text_token", "binary_text_token"
+)  # fmt: skip
+# The measures counted per label (the binary ones have no label).
+LABELLED_MEASURES = ("strict", "relaxed", "token")
 LEVELS = ("subcategory", "category")
 NotePair = Tuple[Note, List[PhiSpan]]
 MISSING_META = "(none)"
@@ -52,6 +64,8 @@ class NoteScore:
     relaxed: LabelCounts
     token: LabelCounts
     binary_token: Counts
+    text_token: LabelCounts
+    binary_text_token: Counts
 
     def totals(self, measure: str) -> Counts:
         """Counts of one measure summed over labels."""
@@ -95,13 +109,16 @@ def score_note(
     window: int = RELAXED_WINDOW,
 ) -> NoteScore:
     """All counts for one note (spans already relabelled)."""
-    gold_tokens, pred_tokens = token_label_lists(text, gold, pred)
+    gold_spans, pred_spans = span_tokens(text, gold), span_tokens(text, pred)
+    gold_labels, pred_labels = token_label_lists(text, gold, pred)
     return NoteScore(
         id=note_id,
         strict=strict_counts(gold, pred),
         relaxed=relaxed_counts(gold, pred, window),
-        token=token_counts(gold_tokens, pred_tokens),
-        binary_token=binary_token_counts(gold_tokens, pred_tokens),
+        token=i2b2_token_counts(gold_spans, pred_spans),
+        binary_token=i2b2_binary_token_counts(gold_spans, pred_spans),
+        text_token=token_counts(gold_labels, pred_labels),
+        binary_text_token=binary_token_counts(gold_labels, pred_labels),
     )
 
 
@@ -205,12 +222,12 @@ def summarize(scores: List[NoteScore]) -> Dict[str, Dict[str, Dict[str, float]]]
 def per_label_table(scores: List[NoteScore]) -> Dict[str, Dict[str, Any]]:
     """Micro strict/relaxed/token scores per label, sorted by label."""
     labels = sorted(
-        {lab for s in scores for m in MEASURES[:3] for lab in getattr(s, m)}
+        {lab for s in scores for m in LABELLED_MEASURES for lab in getattr(s, m)}
     )
     table = {}
     for label in labels:
         row = {}
-        for measure in MEASURES[:3]:
+        for measure in LABELLED_MEASURES:
             row[measure] = total(
                 getattr(s, measure)[label]
                 for s in scores
@@ -236,7 +253,7 @@ def meta_values(note: Note, key: str) -> List[str]:
 def by_meta_table(
     pairs: List[NotePair], scores: List[NoteScore], key: str
 ) -> Dict[str, Dict[str, Any]]:
-    """Micro strict and binary-token scores per value of a gold meta key.
+    """Micro strict and binary-token (i2b2) scores per value of a gold meta key.
 
     A note whose value is a list counts under each of its values (so the
     groups can overlap); notes without the key are under `MISSING_META`.
@@ -286,8 +303,9 @@ def evaluate_notes(
     by_meta: A gold meta key (or several) to break scores down by, e.g.
         "kind" or "family" for synthetic notes (see `by_meta_table`).
     RETURNS (Dict[str, Any]): Keys `strict`, `relaxed`, `token`,
-        `binary_token` (each `{"micro": ..., "macro": ...}`), `hipaa` (the
-        same four), `per_label` (`subcategory`, `category`), `taxonomy`,
+        `binary_token` (the i2b2 2014 measures), `text_token`,
+        `binary_text_token` (whole-text tokens; each `{"micro": ...,
+        "macro": ...}`), `hipaa` (the same six), `per_label` (`subcategory`, `category`), `taxonomy`,
         `notes`, `missing_pred`, `extra_pred`, `labels`,
         `unknown_pred_labels`, and with `by_meta` a `by_meta` dict
         (key -> value -> scores).

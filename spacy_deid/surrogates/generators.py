@@ -390,11 +390,8 @@ class SurrogateGenerator:
         return _replace_number(text, str(rng.choice(choices)))
 
     def keeps_age(self, text: str, flags: Iterable[str]) -> bool:
-        """Whether an AGE span is kept unchanged (HIPAA allows ages <= 89;
-        "90s" and "nonagenarian" are already aggregated)."""
-        if is_age_decade_over_89(text):
-            return True
-        return self.keep_ages_under_90 and not is_age_over_89(text, flags)
+        """Whether an AGE span is kept unchanged (see `is_age_kept`)."""
+        return is_age_kept(text, flags, self.keep_ages_under_90)
 
     def date(
         self,
@@ -600,6 +597,23 @@ def is_age_decade_over_89(text: str) -> bool:
     if match is None:
         return False
     return match.group(1) is None or int(match.group(1)) >= 90
+
+
+def is_age_kept(
+    text: str, flags: Iterable[str] = (), keep_ages_under_90: bool = True
+) -> bool:
+    """Whether surrogate mode keeps an AGE span unchanged: HIPAA allows ages
+    <= 89 (kept with `keep_ages_under_90`); "90s" and "nonagenarian" are
+    already aggregated. `spacy-deid audit` judges kept ages by this rule.
+
+    text (str): The AGE text.
+    flags (Iterable[str]): The span's `phi_flags`.
+    keep_ages_under_90 (bool): The component's setting.
+    RETURNS (bool): True if the age is kept as it is.
+    """
+    if is_age_decade_over_89(text):
+        return True
+    return keep_ages_under_90 and not is_age_over_89(text, flags)
 
 
 def is_age_over_89(text: str, flags: Iterable[str] = ()) -> bool:

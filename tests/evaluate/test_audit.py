@@ -89,6 +89,10 @@ def invoke(*args: str):
     return CliRunner().invoke(app, ["audit", *map(str, args)])
 
 
+def rate(leaked: int, total: int) -> dict:
+    return {"leaked": leaked, "total": total, "rate": leaked / total}
+
+
 def assert_no_phi(*outputs: str) -> None:
     for output in outputs:
         for surface in PHI_STRINGS:
@@ -98,8 +102,8 @@ def assert_no_phi(*outputs: str) -> None:
 def test_audit_counts_and_categories():
     texts = group_texts(DEID.items())
     result = audit(gold_notes(), texts, rejected=["d"])
-    assert result["overall"] == {"leaked": 5, "total": 10, "rate": 0.5}
-    assert result["hipaa"] == {"leaked": 3, "total": 6, "rate": 0.5}
+    assert result["overall"] == {**rate(5, 10), "kept": 0, "outside": 0}
+    assert result["hipaa"] == {**rate(3, 6), "kept": 0, "outside": 0}
     assert result["hipaa_leak"] is True
     per_label = result["per_label"]
     assert per_label["PATIENT"]["leaked"] == 1 and per_label["PATIENT"]["total"] == 3
@@ -108,7 +112,7 @@ def test_audit_counts_and_categories():
     assert per_label["HOSPITAL"]["leaked"] == 0 and per_label["PHONE"]["leaked"] == 0
     categories = result["per_hipaa_category"]
     assert list(categories) == ["NAME", "DATE", "CONTACT"]
-    assert categories["NAME"] == {"leaked": 1, "total": 3, "rate": 1 / 3}
+    assert categories["NAME"] == {**rate(1, 3), "kept": 0, "outside": 0}
     assert categories["CONTACT"]["leaked"] == 0
     assert result["leaked_hipaa_categories"] == ["NAME", "DATE"]
     notes = result["notes"]
@@ -195,7 +199,7 @@ def test_cli_hipaa_leak_exit_4_and_json_shape(files, tmp_path):
     assert set(report) == {
         "overall", "hipaa", "hipaa_leak", "per_label", "per_hipaa_category",
         "leaked_hipaa_categories", "unknown_labels", "records", "notes",
-        "skipped", "min_length", "contains_text",
+        "skipped", "min_length", "keep_ages_under_90", "contains_text",
     }  # fmt: skip
     assert [r["id"] for r in report["records"]] == ["a", "b", "c"]  # all, not --top
     assert report["notes"]["rejected"] == ["d"]
@@ -284,7 +288,7 @@ def test_cli_label_mapped_meddocan(tmp_path):
     # FAMILIARES is dropped by the map; the clinician's name is not HIPAA
     assert set(report["per_label"]) == {"PATIENT", "DATE", "DOCTOR"}
     assert report["per_label"]["DOCTOR"]["leaked"] == 1
-    assert report["hipaa"] == {"leaked": 0, "total": 2, "rate": 0.0}
+    assert report["hipaa"] == {**rate(0, 2), "kept": 0, "outside": 0}
     assert "Lucia" not in mapped.stdout + mapped.stderr
     unmapped = invoke(gold, deid, "--json", out)
     assert unmapped.exit_code == 4  # unknown labels count as HIPAA
@@ -321,7 +325,7 @@ def test_cli_audits_real_run_output(nlp_rules, tmp_path):
     result = invoke(gold, deid, "--json", tmp_path / "r.json")
     assert result.exit_code == 4, result.stderr
     report = json.loads((tmp_path / "r.json").read_text())
-    assert report["hipaa"] == {"leaked": 1, "total": 4, "rate": 0.25}
+    assert report["hipaa"] == {**rate(1, 4), "kept": 0, "outside": 0}
     assert [(r["id"], r["labels"]) for r in report["records"]] == [
         ("r2", {"PATIENT": 1})
     ]
@@ -376,3 +380,123 @@ def test_cli_table_row_without_text_names_the_row(tmp_path):
     assert result.exit_code == 1, result.stdout
     assert "row" in result.stderr
     assert_no_phi(result.stdout, result.stderr)
+
+
+# Ages and short numbers, as in `spacy-deid run` output on synthetic notes.
+AGES = (
+    "g",
+    "Tom Ode is 45 yo; his father died at 93 and his aunt is in her 90s.",
+    [("Tom Ode", "PATIENT"), ("45", "AGE"), ("93", "AGE"), ("90s", "AGE")],
+)
+AGES_SURROGATE = "Mark Hale is 45 yo; his father died at 90+ and his aunt is in her 90s."
+
+
+def test_audit_reports_ages_the_pipeline_keeps_as_kept():
+    result = audit([make_note(*AGES)], {"g": AGES_SURROGATE})
+    # 45 (<= 89) and "90s" (aggregated) are kept by phi_surrogates' default
+    # policy; 93 became "90+"; the name was replaced
+    age = result["per_label"]["AGE"]
+    assert (age["leaked"], age["kept"], age["outside"], age["total"]) == (0, 2, 0, 3)
+    assert result["hipaa"] == {**rate(0, 4), "kept": 2, "outside": 0}
+    assert result["hipaa_leak"] is False and result["records"] == []
+    assert result["keep_ages_under_90"] is True
+
+
+def test_audit_judges_ages_by_the_runs_keep_ages_setting():
+    result = audit([make_note(*AGES)], {"g": AGES_SURROGATE}, keep_ages_under_90=False)
+    # without keep_ages_under_90 the pipeline replaces 45: finding it is a leak;
+    # "90s" is kept either way
+    age = result["per_label"]["AGE"]
+    assert (age["leaked"], age["kept"]) == (1, 1)
+    assert result["hipaa_leak"] is True
+    start = AGES[1].index("45")
+    assert result["records"][0]["spans"] == [
+        {"start": start, "end": start + 2, "label": "AGE", "hipaa": True,
+         "category": "AGE"}
+    ]  # fmt: skip
+
+
+def test_audit_ages_over_89_are_never_kept():
+    left = AGES_SURROGATE.replace("90+", "93")
+    result = audit([make_note(*AGES)], {"g": left})
+    assert result["per_label"]["AGE"]["leaked"] == 1
+    assert result["hipaa_leak"] is True
+
+
+def test_audit_meddocan_ages_follow_the_same_policy():
+    text = "Paciente de 53 años."
+    note = make_note("m", text, [("53 años", "EDAD_SUJETO_ASISTENCIA")])
+    result = audit([note], {"m": text})
+    # the type is outside the i2b2 scheme (HIPAA, UNKNOWN), but an age
+    row = result["per_label"]["EDAD_SUJETO_ASISTENCIA"]
+    assert (row["leaked"], row["kept"]) == (0, 1)
+    assert result["hipaa_leak"] is False
+
+
+NUMBERS = "Omeprazole 40 mg daily. Pt is 40 years old, seen by Dr Ann Lee."
+
+
+def numbers_note() -> Note:
+    start = NUMBERS.rindex("40")
+    doctor = NUMBERS.index("Ann Lee")
+    spans = [PhiSpan(start, start + 2, "AGE"), PhiSpan(doctor, doctor + 7, "DOCTOR")]
+    return Note("n", NUMBERS, spans)
+
+
+@pytest.mark.parametrize("keep", [True, False])
+def test_audit_string_also_outside_gold_is_not_a_leak(keep):
+    tagged = "Omeprazole 40 mg daily. Pt is [AGE] years old, seen by Dr [DOCTOR]."
+    result = audit([numbers_note()], {"n": tagged}, keep_ages_under_90=keep)
+    # the "40" left is the dose's: the input holds it once outside gold
+    age = result["per_label"]["AGE"]
+    assert (age["leaked"], age["kept"], age["outside"]) == (0, 0, 1)
+    assert result["hipaa_leak"] is False
+
+
+def test_audit_string_found_more_often_than_outside_gold_leaks():
+    missed = NUMBERS  # the age was not replaced: "40" twice, once outside gold
+    result = audit([numbers_note()], {"n": missed}, keep_ages_under_90=False)
+    assert result["per_label"]["AGE"]["leaked"] == 1
+    assert result["per_label"]["DOCTOR"]["leaked"] == 1
+    assert result["hipaa_leak"] is True
+    # by the default policy the age is kept, whatever the mode of the run
+    kept = audit([numbers_note()], {"n": missed})
+    assert kept["per_label"]["AGE"]["kept"] == 1 and kept["hipaa_leak"] is False
+
+
+def test_count_outside_skips_occurrences_that_touch_a_gold_span():
+    from spacy_deid.evaluate.leak import count_outside, count_words
+
+    text = "40 and 40 and 40 and x40"
+    middle = text.index("40", 3)
+    assert count_words("40", text) == 3  # not the one inside "x40"
+    assert count_outside("40", text, [PhiSpan(middle, middle + 2, "AGE")]) == 2
+    # a span that only overlaps an occurrence still covers it
+    wide = [PhiSpan(1, 3, "AGE"), PhiSpan(middle - 1, middle + 1, "DATE")]
+    assert count_outside("40", text, wide) == 1
+    assert count_outside("40", text, []) == 3
+
+
+def test_cli_tag_mode_output_does_not_report_ages_as_leaked(tmp_path):
+    notes = [make_note(*AGES), numbers_note()]
+    gold = write_jsonl(tmp_path / "g.jsonl", [n.to_dict() for n in notes])
+    # tag mode: every detected span tagged; "45" missed (an age <= 89)
+    tagged = [
+        {"id": "g", "text": "[PATIENT] is 45 yo; his father died at [AGE] and "
+         "his aunt is in her [AGE]."},
+        {"id": "n", "text": "Omeprazole 40 mg daily. Pt is [AGE] years old, "
+         "seen by Dr [DOCTOR]."},
+    ]  # fmt: skip
+    deid = write_jsonl(tmp_path / "d.jsonl", tagged)
+    out = tmp_path / "r.json"
+    result = invoke(gold, deid, "--json", out)
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(out.read_text())
+    age = report["per_label"]["AGE"]
+    assert (age["leaked"], age["kept"], age["outside"]) == (0, 1, 1)
+    assert "Not leaks: 1 kept by the policy" in result.stdout
+    strict = invoke(gold, deid, "--no-keep-ages-under-90", "--json", out)
+    assert strict.exit_code == 4, strict.stderr
+    assert json.loads(out.read_text())["per_label"]["AGE"]["leaked"] == 1
+    for output in (result.stdout, result.stderr, strict.stdout, strict.stderr):
+        assert "Tom Ode" not in output and "Ann Lee" not in output

@@ -1,7 +1,7 @@
 import pytest
 
 from spacy_deid.corpus import CorpusError
-from spacy_deid.evaluate import evaluate_notes
+from spacy_deid.evaluate import MEASURES, evaluate_notes
 
 from .conftest import TEXT, gold_spans, note, span
 
@@ -19,7 +19,7 @@ def run(pred_spans, gold=None):
 
 def test_perfect_prediction():
     result = run(gold_spans())
-    for measure in ("strict", "relaxed", "token", "binary_token"):
+    for measure in MEASURES:
         assert prf(result, measure) == (1.0, 1.0, 1.0)
         assert prf(result, measure, "macro") == (1.0, 1.0, 1.0)
     # HIPAA subset: PATIENT and DATE only (DOCTOR and HOSPITAL are not HIPAA)
@@ -30,8 +30,11 @@ def test_perfect_prediction():
 def test_one_miss():
     result = run(gold_spans()[:3])
     assert prf(result, "strict") == (1.0, 0.75, round(6 / 7, 4))
-    # 11 gold tokens, 9 predicted (Ann, Lee missing)
-    assert prf(result, "token") == (1.0, round(9 / 11, 4), round(18 / 20, 4))
+    # i2b2 tokens: 9 gold (John Smith 2, 2020-01-02 3, Mercy Hospital 2, Ann Lee
+    # 2), 7 predicted (Ann, Lee missing)
+    assert prf(result, "token") == (1.0, round(7 / 9, 4), round(14 / 16, 4))
+    # whole-text tokens: 11 gold (the date is 2020 - 01 - 02), 9 predicted
+    assert prf(result, "text_token") == (1.0, round(9 / 11, 4), round(18 / 20, 4))
     assert result["per_label"]["subcategory"]["DOCTOR"]["strict"]["recall"] == 0.0
     assert result["per_label"]["category"]["NAME"]["strict"]["recall"] == 0.5
 
@@ -89,8 +92,10 @@ def test_overlapping_gold_spans():
     gold = [span("John Smith", "PATIENT"), span("John", "PATIENT")]
     result = run([span("John Smith", "PATIENT")], gold)
     assert prf(result, "strict") == (1.0, 0.5, round(2 / 3, 4))
-    # tokens take the label of the longest covering span: both tokens match
+    # i2b2 tokens are sets: (PATIENT, John) from both gold spans counts once
     assert prf(result, "token") == (1.0, 1.0, 1.0)
+    # whole-text tokens take the label of the longest covering span
+    assert prf(result, "text_token") == (1.0, 1.0, 1.0)
 
 
 def test_duplicates_count_once():
@@ -102,7 +107,7 @@ def test_duplicates_count_once():
 
 def test_empty_gold_and_pred():
     result = run([], [])
-    for measure in ("strict", "relaxed", "token", "binary_token"):
+    for measure in MEASURES:
         assert prf(result, measure) == (0.0, 0.0, 0.0)
         assert prf(result, measure, "macro") == (0.0, 0.0, 0.0)
     only_pred = run(gold_spans(), [])
@@ -125,8 +130,10 @@ def test_binary_token_measure():
     pred = [span("Smith seen", "DOCTOR")]
     result = run(pred, gold)
     # tokens: John (gold), Smith (both), seen (pred)
-    assert prf(result, "binary_token") == (0.5, 0.5, 0.5)
-    assert prf(result, "token") == (0.0, 0.0, 0.0)
+    for measure in ("binary_token", "binary_text_token"):
+        assert prf(result, measure) == (0.5, 0.5, 0.5)
+    for measure in ("token", "text_token"):
+        assert prf(result, measure) == (0.0, 0.0, 0.0)
 
 
 def test_hipaa_subset():
