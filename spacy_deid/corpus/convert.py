@@ -3,7 +3,7 @@
 Every output is written atomically (`NAME.tmp`, then renamed; see
 `atomic.py`). An input without notes is an error (naming the path), and
 labels outside every known scheme (i2b2, MEDDOCAN, coarse; see
-`labelmaps.is_known_label`) are counted and warned about by name, or, with
+`labels.maps.is_known_label`) are counted and warned about by name, or, with
 `strict_labels`, rejected.
 """
 
@@ -65,7 +65,8 @@ def convert(
     to_format (Optional[str]): Same choices; None detects from the extension.
     label_map: Name ("category", "hipaa", "meddocan2i2b2", "coarse", ...), map
         or None.
-    drop_unmapped (bool): Drop labels a dict map does not mention.
+    drop_unmapped (bool): Drop labels a dict map does not mention (see
+        `labels.apply`).
     misaligned (str): Policy for spans off token boundaries (`.spacy` output).
     lang (str): Language of the blank pipeline for `.spacy` output.
     nlp (Optional[Language]): Pipeline whose tokenizer to use instead.

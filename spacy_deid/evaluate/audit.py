@@ -15,7 +15,7 @@ input note and by the pipeline's policy, in this order:
   those occurrences: it may be the non-PHI one, so it is not a leak;
 - kept: an age that `phi_surrogates` keeps as it is (ages <= 89 with
   `keep_ages_under_90`, its default; "90s"), by the same rule
-  (`surrogates.generators.is_age_kept`). Safe Harbor allows it: not a leak;
+  (`surrogates.ages.is_age_kept`). Safe Harbor allows it: not a leak;
 - leaked: any other string found (so also one found more often in the
   output than outside the gold spans of the input: a gold one survived).
 
@@ -36,7 +36,7 @@ from ..core.errors import CorpusError
 from ..core.types import Note, PhiSpan
 from ..labels import CATEGORIES, LABELS, normalize_label
 from ..labels.maps import meddocan_to_i2b2
-from ..surrogates.generators import is_age_kept
+from ..surrogates.ages import is_age_kept
 from .leak import count_outside, count_words
 
 UNKNOWN_CATEGORY = "UNKNOWN"

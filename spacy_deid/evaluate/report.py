@@ -79,7 +79,7 @@ def _significance_rows(sig: Dict[str, Any]) -> List[str]:
             f"{name:<11}{r['a']:>9.4f}{r['b']:>9.4f}{r['diff']:>+10.4f}"
             f"{r['p_value']:>9.4f}"
         )
-    if "f1" not in sig:  # a result from before P and R were tested
+    if "f1" not in sig:  # a saved result that tested F1 only
         rows.append(
             f"{'f1':<11}{sig['f1_a']:>9.4f}{sig['f1_b']:>9.4f}{sig['diff']:>+10.4f}"
             f"{sig['p_value']:>9.4f}"

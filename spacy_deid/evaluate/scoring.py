@@ -25,6 +25,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 from ..core.errors import CorpusError
 from ..labels.maps import (
     MEDDOCAN_TO_I2B2,
+    apply,
     is_known_label,
     meddocan_to_i2b2,
     to_coarse,
@@ -79,7 +80,8 @@ def relabel(spans: Iterable[PhiSpan], level: str = "subcategory") -> List[PhiSpa
     for span in spans:
         label = normalize_label(span.label)
         if level == "category":
-            label = to_coarse(label) or label
+            # A label outside every scheme is scored under its own name.
+            label = apply(label, to_coarse) or label
         result.append(PhiSpan(span.start, span.end, label))
     return result
 
@@ -88,7 +90,7 @@ def is_hipaa_label(label: str) -> bool:
     """Whether HIPAA Safe Harbor requires removing spans with this label.
 
     i2b2 subcategories are looked up directly, MEDDOCAN types through their
-    i2b2 equivalent (`labelmaps.meddocan_to_i2b2`).
+    i2b2 equivalent (`labels.maps.meddocan_to_i2b2`).
     """
     name = normalize_label(label)
     if name in HIPAA_LABELS:

@@ -28,7 +28,7 @@ from spacy.pipeline import Pipe
 from spacy.tokens import Doc, Span
 
 from ..core.cfg_io import CfgSerializable
-from ..labels.maps import get_label_map, map_label
+from ..labels.maps import apply, get_label_map
 from ..core.extensions import install_extensions
 from .items import KnownItem, validate_known
 from .names import MIN_PART_LENGTH
@@ -65,8 +65,8 @@ def make_phi_known(
     labels (Optional[List[str]]): Accept only known items with these labels
         (as given, before `label_map`; a doc with any other label fails, so
         that it is rejected by the runner); None accepts any non-empty label.
-    label_map (Optional[str]): A label map name (`spacy_deid.corpus.
-        labelmaps`, e.g. "i2b22meddocan") applied to the items' labels, so
+    label_map (Optional[str]): A label map name (`spacy_deid.labels.maps`,
+        e.g. "i2b22meddocan") applied to the items' labels, so
         that spans carry the pipeline's labels; a label the map drops keeps
         its own. None: labels as given.
     min_part_length (int): Fewest letters of a first or last name searched
@@ -134,7 +134,7 @@ def mark_known_phi(
 
 def _mapped(item: KnownItem, mapping: Any) -> KnownItem:
     """An item with its label mapped; a label the map drops is kept."""
-    label = map_label(item["label"], mapping, item["text"]) or item["label"]
+    label = apply(item["label"], mapping, item["text"]) or item["label"]
     return {"text": item["text"], "label": label}
 
 

@@ -3,7 +3,10 @@
 A label map is either a dict `label -> new label or None` or a function
 `(label, surface) -> new label or None`; `None` drops the span. Named maps
 (`get_label_map`): "none", "category", "hipaa", "meddocan2i2b2",
-"i2b22meddocan", "coarse".
+"i2b22meddocan", "coarse". Every caller puts labels through a map with
+`apply` (one label; what happens to labels a map does not mention is
+documented there) or `map_note` (a note's spans), and `inverse` names the map
+that takes labels back through a named map.
 
 Lossy mappings (documented here, not hidden):
 - MEDDOCAN -> i2b2: SEXO_SUJETO_ASISTENCIA (sex) and OTROS_SUJETO_ASISTENCIA
@@ -249,51 +252,88 @@ def is_known_label(label: str) -> bool:
     return label in KNOWN_LABELS or normalize_label(label) in KNOWN_LABELS
 
 
-def map_label(label: str, mapping: LabelMap, surface: str = "") -> Optional[str]:
-    """Apply a label map to one label.
+def apply(
+    label: str,
+    mapping: Optional[LabelMap],
+    surface: str = "",
+    *,
+    drop_unmapped: bool = False,
+) -> Optional[str]:
+    """Put one label through a label map.
 
-    RETURNS (Optional[str]): The new label, None to drop, or the label itself
-        when a dict map does not mention it (see `map_note(drop_unmapped=)`).
+    A function map decides every label itself. A dict map is looked up by the
+    label as given, then by its canonical i2b2 spelling (`normalize_label`); a
+    label it does not mention is *unmapped* and keeps its label, unless
+    `drop_unmapped`. A label mapped to None is dropped in both cases.
+
+    label (str): The label.
+    mapping (Optional[LabelMap]): Dict or function; None keeps every label.
+    surface (str): The span's text (a function map may look at it).
+    drop_unmapped (bool): Drop labels a dict map does not mention instead of
+        keeping them (`convert --drop-unmapped`: an explicit dict map is then
+        the whole target scheme).
+    RETURNS (Optional[str]): The new label, or None to drop the span.
     """
+    if mapping is None:
+        return label
     if callable(mapping):
         return mapping(label, surface)
     if label in mapping:
         return mapping[label]
     name = normalize_label(label)
-    return mapping[name] if name in mapping else _UNMAPPED
-
-
-_UNMAPPED = "\x00unmapped"
+    if name in mapping:
+        return mapping[name]
+    return None if drop_unmapped else label
 
 
 def map_note(
     note: Note, mapping: Optional[LabelMap], drop_unmapped: bool = False
 ) -> Note:
-    """Return a copy of a note with relabelled spans.
+    """Return a copy of a note with its spans' labels put through `apply`.
 
     note (Note): The note (not modified).
     mapping (Optional[LabelMap]): Dict or function; None returns the note.
-    drop_unmapped (bool): Drop spans whose label a dict map does not mention
-        (otherwise they keep their label). Spans mapped to None are always
-        dropped; a function map returning None drops the span.
-    RETURNS (Note): The relabelled note.
+    drop_unmapped (bool): See `apply`.
+    RETURNS (Note): The relabelled note, without the spans `apply` drops.
     """
     if mapping is None:
         return note
     spans = []
     for span in note.spans:
-        new = map_label(span.label, mapping, note.text[span.start : span.end])
-        if new == _UNMAPPED:
-            new = None if drop_unmapped else span.label
+        surface = note.text[span.start : span.end]
+        new = apply(span.label, mapping, surface, drop_unmapped=drop_unmapped)
         if new is not None:
             spans.append(PhiSpan(span.start, span.end, new))
     return Note(note.id, note.text, spans, note.patient, dict(note.meta))
 
 
+# A named map's way back: the map that takes labels of the scheme the first map
+# writes into the scheme it reads. meddocan2i2b2 lets the surrogate generators
+# (which read i2b2 labels) serve a MEDDOCAN pipeline; i2b22meddocan gives i2b2
+# labels (e.g. known PHI from a structured record) that pipeline's own types.
+# Both are lossy (see the module docstring), so the way back gives a label's
+# nearest equivalent, not always the label itself. The other maps merge
+# labels and have no way back.
+_INVERSES: Dict[str, str] = {"meddocan2i2b2": "i2b22meddocan"}
+
+
+def inverse(name: Optional[str]) -> Optional[str]:
+    """The named map that takes labels back through a named map.
+
+    name (Optional[str]): A name from LABEL_MAP_NAMES, or None.
+    RETURNS (Optional[str]): The inverse map's name, or None where there is
+        none (including for None and "none", which map nothing).
+    """
+    if name is None:
+        return None
+    get_label_map(name)  # an unknown name raises a ValueError
+    return _INVERSES.get(name)
+
+
 __all__ = [
     "LABEL_NAMES", "COARSE_LABELS", "MEDDOCAN_LABELS", "MEDDOCAN_TO_I2B2",
-    "I2B2_TO_MEDDOCAN", "MEDDOCAN_TO_COARSE", "get_label_map", "map_label",
-    "map_note", "subcategory_to_category", "subcategory_to_hipaa",
+    "I2B2_TO_MEDDOCAN", "MEDDOCAN_TO_COARSE", "get_label_map", "apply",
+    "map_note", "inverse", "subcategory_to_category", "subcategory_to_hipaa",
     "meddocan_to_i2b2", "i2b2_to_meddocan", "to_coarse", "KNOWN_LABELS",
     "is_known_label",
 ]  # fmt: skip

@@ -45,7 +45,7 @@ from spacy.training import Example
 from spacy.util import SimpleFrozenList, ensure_path
 
 from ..core.cfg_io import load_overrides, without
-from ..labels.maps import LABEL_MAP_NAMES, LabelMap, get_label_map
+from ..labels.maps import LABEL_MAP_NAMES, LabelMap, apply, get_label_map
 from ..core.extensions import install_extensions
 from ..labels import LABELS, NOT_PHI_KEY, normalize_label
 from .patterns._common import DEFAULT_WINDOW
@@ -416,12 +416,9 @@ class PhiRuler(Pipe):
         text (str): The span's text (some maps look at it).
         RETURNS (Optional[str]): The emitted label; None drops the span.
         """
-        mapping = self._label_map
-        if mapping is None or label == NOT_PHI:
+        if label == NOT_PHI:
             return label
-        if callable(mapping):
-            return mapping(label, text)
-        return mapping.get(label, label)
+        return apply(label, self._label_map, text)
 
     def _compile_all(self) -> None:
         """Compile default + user patterns, keeping only the emitted labels."""

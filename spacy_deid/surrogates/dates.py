@@ -23,17 +23,31 @@ dates ("02/30/2067") are clamped to the nearest valid date, then shifted.
 "March 14th") or "es" (day first, "14/09/2067", "14 de marzo de 2067",
 "marzo del 2067", "diciembre-03"; month and weekday names are written back
 in Spanish). Other languages use "en".
+
+The expressions recognised are in `date_patterns`, the re-rendering in
+`date_render`; this module scans, parses and shifts.
 """
 
 import calendar
 import datetime
 import re
-import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, List, Optional, Tuple
 
-from ..text.datenames import MONTHS, WEEKDAYS
+from .date_patterns import (
+    DATE_LANGUAGES,
+    DATE_NAMES,
+    ES_MONTHS,
+    ES_WEEKDAYS,
+    HOLIDAY_RES,
+    PATTERNS_BY_LANG,
+    DatePattern,
+    ParsedDate,
+    date_language,
+    fold,
+    folded,
+)
+from .date_render import render_date, render_holiday
 
 # Year for dates without one when nothing in the span or doc gives a year:
 # not a leap year, nor are the years next to it, so no February 29 lies within
@@ -44,7 +58,6 @@ LEAP_YEAR = 2004
 # "March", "Spring 2067") would come out unchanged.
 _BUMPS = (0, 31, 92, 366, 731)
 
-SEASONS = ["winter", "spring", "summer", "fall"]
 # A day inside each season (month, day), used as the reference date.
 _SEASON_DAYS = {
     "winter": (1, 31),
@@ -64,258 +77,12 @@ _QUALIFIER_RE = re.compile(
     r"(?:\s*-\s*|\s+)(?:of\s+|de\s+)?$"
 )
 
-# Holidays: name regex -> (month, day) or (month, weekday, n-th; -1 = last).
-_MON, _THU, _SUN = 0, 3, 6
-_HOLIDAYS: List[Tuple[str, Tuple[int, ...]]] = [
-    (r"christmas\s+eve|xmas\s+eve", (12, 24)),
-    (r"christmas(?:\s+day)?|x-?mas(?:\s+day)?", (12, 25)),
-    (r"new\s+year(?:['\u2019]?s)?\s+eve", (12, 31)),
-    (r"new\s+year(?:['\u2019]?s)?(?:\s+day)?", (1, 1)),
-    (r"independence\s+day|fourth\s+of\s+july", (7, 4)),
-    (r"halloween", (10, 31)),
-    (r"valentine(?:['\u2019]?s)?(?:\s+day)?", (2, 14)),
-    (r"veterans(?:['\u2019]|['\u2019]s)?\s+day", (11, 11)),
-    (r"(?:st\.?|saint)\s+patrick(?:['\u2019]?s)?(?:\s+day)?", (3, 17)),
-    (r"juneteenth", (6, 19)),
-    (r"memorial\s+day", (5, _MON, -1)),
-    (r"labou?r\s+day", (9, _MON, 1)),
-    (r"thanksgiving(?:\s+day)?", (11, _THU, 4)),
-    (r"(?:mlk|martin\s+luther\s+king(?:,?\s+jr\.?)?)\s+day", (1, _MON, 3)),
-    (r"presidents(?:['\u2019]|['\u2019]s)?\s+day", (2, _MON, 3)),
-    (r"columbus\s+day", (10, _MON, 2)),
-    (r"mother(?:['\u2019]?s)?\s+day", (5, _SUN, 2)),
-    (r"father(?:['\u2019]?s)?\s+day", (6, _SUN, 3)),
-    (r"easter(?:\s+sunday)?", ()),
-]
-_HOLIDAY_RES = [(re.compile(regex, re.IGNORECASE), rule) for regex, rule in _HOLIDAYS]
-_HOLIDAY_RE = "(?:" + "|".join(regex for regex, _ in _HOLIDAYS) + ")"
-
-_MONTH_RE = (
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|"
-    r"aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
-)
-_WEEKDAY_RE = (
-    r"(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|"
-    r"fri(?:day)?|sat(?:urday)?|sun(?:day)?)"
-)
-_SEASON_RE = r"(?:spring|summer|fall|autumn|winter)"
-_ORD_RE = r"(?:st|nd|rd|th)"
-# Boundaries: no letter or digit, and no "<digit><sep>" / "<sep><digit>", so
-# that a part of an invalid date like "02/30/2067" is not taken as a date.
-# A numeric range ("9/14-9/16/2067") may join two dates with a bare hyphen.
-_B = r"(?<![0-9A-Za-z])(?:(?<![0-9][-/.])|(?<=[0-9]-)(?=\d{1,2}/\d))"
-_E = r"(?![0-9A-Za-z])(?:(?![-/.][0-9])|(?=-\d{1,2}/\d))"
-_BW = r"(?<![0-9A-Za-z])"
-
-
-@dataclass
-class _Pattern:
-    name: str
-    regex: "re.Pattern[str]"
-    lang: str = "en"
-
-
-def _compile(name: str, body: str, lang: str = "en") -> _Pattern:
-    # Expressions starting with a word ("October 2" in "September 29-October
-    # 2") only need a word boundary before them.
-    start = _B if body.startswith(("(?P<year>", "(?P<month>", "(?P<day>")) else _BW
-    return _Pattern(name, re.compile(start + body + _E, re.IGNORECASE), lang)
-
-
-# Tried in order at each position; the first that parses to a valid date wins.
-_PATTERNS: List[_Pattern] = [
-    # Christmas, Memorial Day 2067, New Year's Day, '08
-    _compile(
-        "holiday",
-        r"(?P<holiday>" + _HOLIDAY_RE + r")"
-        r"(?:(?P<s1>\s*,\s*|\s+of\s+|\s+)(?P<year>\d{4}|'\d{2}))?",
-    ),
-    # 2067-09-14, 2067/9/14
-    _compile(
-        "ymd", r"(?P<year>\d{4})(?P<s1>[-/.])(?P<month>\d{1,2})(?P=s1)(?P<day>\d{1,2})"
-    ),
-    # 09/14/2067, 9-14-67 (month first), then 14/09/2067 if that is invalid
-    _compile(
-        "mdy",
-        r"(?P<month>\d{1,2})(?P<s1>[-/])(?P<day>\d{1,2})(?P=s1)(?P<year>\d{4}|\d{2})",
-    ),
-    _compile(
-        "dmy",
-        r"(?P<day>\d{1,2})(?P<s1>[-/.])(?P<month>\d{1,2})(?P=s1)(?P<year>\d{4}|\d{2})",
-    ),
-    _compile(
-        "mdy",
-        r"(?P<month>\d{1,2})(?P<s1>[.])(?P<day>\d{1,2})(?P=s1)(?P<year>\d{4}|\d{2})",
-    ),
-    # 20670914
-    _compile("ymd8", r"(?P<year>(?:19|20|21)\d{2})(?P<month>[01]\d)(?P<day>[0-3]\d)"),
-    # September 14-16, 2067 / Sept. 14th to 16th
-    _compile(
-        "mdy_name_range",
-        r"(?P<mname>" + _MONTH_RE + r")(?P<dot>\.?)(?P<s1>\s+)"
-        r"(?P<day>\d{1,2})(?P<ord>" + _ORD_RE + r")?(?P<rs>\s*[-\u2013]\s*|\s+to\s+)"
-        r"(?P<day2>\d{1,2})(?P<ord2>" + _ORD_RE + r")?"
-        r"(?:(?P<s2>\s*,\s*|\s+)(?P<year>\d{4}|'\d{2}))?",
-    ),
-    # Monday, March 14th, 2067 / Mar. 14 2067 / March 14th / Mar-14-2067
-    _compile(
-        "mdy_name",
-        r"(?P<mname>" + _MONTH_RE + r")(?P<dot>\.?)(?P<s1>\s*-\s*|\s+)"
-        r"(?P<day>\d{1,2})(?P<ord>" + _ORD_RE + r")?"
-        r"(?:(?P<s2>\s*,\s*|\s+|\s*-\s*)(?P<year>\d{4}|'\d{2}))?",
-    ),
-    # 14 March 2067 / 14th of March / 14-Mar-67 / 14 MAR / 12MAR2067 / 12Mar67
-    _compile(
-        "dmy_name",
-        r"(?P<day>\d{1,2})(?P<ord>" + _ORD_RE + r")?(?P<s1>\s+of\s+|\s*-\s*|\s+|)"
-        r"(?P<mname>" + _MONTH_RE + r")(?P<dot>\.?)"
-        r"(?:(?P<s2>\s*,\s*|\s+|\s*-\s*|)(?P<year>\d{4}|'?\d{2}))?",
-    ),
-    # March 2067 / March of 2067 / Mar-67 / March '08
-    _compile(
-        "my_name",
-        r"(?P<mname>" + _MONTH_RE + r")(?P<dot>\.?)(?P<s1>\s*,\s*|\s+of\s+|\s+|\s*-\s*)"
-        r"(?P<year>\d{4}|'\d{2})",
-    ),
-    _compile("m_name", r"(?P<mname>" + _MONTH_RE + r")(?P<dot>\.?)"),
-    # 9/2067, 09/67
-    _compile("my", r"(?P<month>\d{1,2})(?P<s1>/)(?P<year>\d{4})"),
-    # 3/14 (no year), then 3/67
-    _compile("md", r"(?P<month>\d{1,2})(?P<s1>[/-])(?P<day>\d{1,2})"),
-    _compile("my", r"(?P<month>\d{1,2})(?P<s1>/)(?P<year>\d{2})"),
-    # Spring 2067, fall of '08, winter
-    _compile(
-        "season",
-        r"(?P<season>" + _SEASON_RE + r")"
-        r"(?:(?P<s1>\s*,\s*|\s+of\s+|\s+)(?P<year>\d{4}|'\d{2}))?",
-    ),
-    _compile("weekday", r"(?P<wday>" + _WEEKDAY_RE + r")\.?"),
-    # 2067, '08
-    _compile("y", r"(?P<year>(?:1[89]|2[0-9])\d{2}|'\d{2})"),
-]
-
-ES_MONTHS: Tuple[str, ...] = (
-    "Enero", "Febrero", "Marzo", "Abril", "Mayo", "Junio", "Julio", "Agosto",
-    "Septiembre", "Octubre", "Noviembre", "Diciembre",
-)  # fmt: skip
-ES_WEEKDAYS: Tuple[str, ...] = (
-    "Lunes", "Martes", "Miércoles", "Jueves", "Viernes", "Sábado", "Domingo",
-)  # fmt: skip
-_ES_MONTH_RE = (
-    r"(?:ene(?:ro)?|feb(?:rero)?|mar(?:zo)?|abr(?:il)?|may(?:o)?|jun(?:io)?|"
-    r"jul(?:io)?|ago(?:sto)?|sep(?:t(?:iembre)?)?|set(?:iembre)?|oct(?:ubre)?|"
-    r"nov(?:iembre)?|dic(?:iembre)?)"
-)
-_ES_WEEKDAY_RE = r"(?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo)"
-_ES_SEASON_RE = r"(?:primavera|verano|oto[ñn]o|invierno)"
-_ES_ORD_RE = r"(?:º|°|ª)"
-
-# Spanish: day first; "14 de marzo de 2067", "marzo del 2067", "diciembre-03".
-_ES_PATTERNS: List[_Pattern] = [
-    _compile(
-        "ymd",
-        r"(?P<year>\d{4})(?P<s1>[-/.])(?P<month>\d{1,2})(?P=s1)(?P<day>\d{1,2})",
-        "es",
-    ),
-    # 14/09/2067, 14.9.67, then 09/14/2067 if that is invalid
-    _compile(
-        "dmy",
-        r"(?P<day>\d{1,2})(?P<s1>[-/.])(?P<month>\d{1,2})(?P=s1)(?P<year>\d{4}|\d{2})",
-        "es",
-    ),
-    _compile(
-        "mdy",
-        r"(?P<month>\d{1,2})(?P<s1>[-/])(?P<day>\d{1,2})(?P=s1)(?P<year>\d{4}|\d{2})",
-        "es",
-    ),
-    _compile(
-        "ymd8", r"(?P<year>(?:19|20|21)\d{2})(?P<month>[01]\d)(?P<day>[0-3]\d)", "es"
-    ),
-    # 14 de marzo de 2067 / 1º de marzo / 23-febrero-1931 / 14 MAR 2067
-    _compile(
-        "dmy_name",
-        r"(?P<day>\d{1,2})(?P<ord>" + _ES_ORD_RE + r")?(?P<s1>\s+de\s+|\s*-\s*|\s+|)"
-        r"(?P<mname>" + _ES_MONTH_RE + r")(?P<dot>\.?)"
-        r"(?:(?P<s2>\s+del?\s+|\s*,\s*|\s+|\s*-\s*|)(?P<year>\d{4}|'?\d{2}))?",
-        "es",
-    ),
-    # marzo de 2067 / marzo del 2067 / marzo 2067 / diciembre-03
-    _compile(
-        "my_name",
-        r"(?P<mname>" + _ES_MONTH_RE + r")(?P<dot>\.?)"
-        r"(?P<s1>\s+del?\s+|\s*,\s*|\s+|\s*-\s*)"
-        r"(?P<year>\d{4}|'\d{2}|(?<=-)\d{2})",
-        "es",
-    ),
-    _compile("m_name", r"(?P<mname>" + _ES_MONTH_RE + r")(?P<dot>\.?)", "es"),
-    _compile("my", r"(?P<month>\d{1,2})(?P<s1>/)(?P<year>\d{4})", "es"),
-    # 14/3 (no year), then 3/67
-    _compile("dm", r"(?P<day>\d{1,2})(?P<s1>[/-])(?P<month>\d{1,2})", "es"),
-    _compile("my", r"(?P<month>\d{1,2})(?P<s1>/)(?P<year>\d{2})", "es"),
-    _compile(
-        "season",
-        r"(?P<season>" + _ES_SEASON_RE + r")"
-        r"(?:(?P<s1>\s+del?\s+|\s*,\s*|\s+)(?P<year>\d{4}|'\d{2}))?",
-        "es",
-    ),
-    _compile("weekday", r"(?P<wday>" + _ES_WEEKDAY_RE + r")", "es"),
-    _compile("y", r"(?P<year>(?:1[89]|2[0-9])\d{2}|'\d{2})", "es"),
-]
-_PATTERNS_BY_LANG: Dict[str, List[_Pattern]] = {"en": _PATTERNS, "es": _ES_PATTERNS}
-DATE_LANGUAGES: Tuple[str, ...] = tuple(_PATTERNS_BY_LANG)
-
-
-@dataclass(frozen=True)
-class _Names:
-    """Month, weekday and season names of a date language."""
-
-    months: Tuple[str, ...]
-    weekdays: Tuple[str, ...]
-    seasons: Dict[str, str]  # "winter", "spring", "summer", "fall" -> name
-
-
-_NAMES: Dict[str, _Names] = {
-    "en": _Names(
-        MONTHS,
-        WEEKDAYS,
-        {season: season.capitalize() for season in SEASONS},
-    ),
-    "es": _Names(
-        ES_MONTHS,
-        ES_WEEKDAYS,
-        {
-            "winter": "Invierno",
-            "spring": "Primavera",
-            "summer": "Verano",
-            "fall": "Otoño",
-        },
-    ),
-}
-
-
-def date_language(lang: str) -> str:
-    """The date language used for a language code ("es"; others: "en").
-
-    lang (str): A language code such as "en", "es" or "es_ES".
-    RETURNS (str): A code from DATE_LANGUAGES.
-    """
-    code = (lang or "en").split("_")[0].split("-")[0].lower()
-    return code if code in _PATTERNS_BY_LANG else "en"
-
-
-@dataclass
-class _Parsed:
-    date: datetime.date
-    fields: Dict[str, Tuple[int, int, str]]  # group -> (start, end, text)
-    has_year: bool = False
-    end: Optional[datetime.date] = None  # the last day of a range
-
 
 @dataclass
 class _Found:
-    pattern: _Pattern
+    pattern: DatePattern
     match: "re.Match[str]"
-    parsed: _Parsed
+    parsed: ParsedDate
     lenient: bool
 
 
@@ -389,7 +156,7 @@ def _scan(text: str, lang: str = "en") -> List[_Found]:
 
 
 def _match_at(text: str, pos: int, lenient: bool, lang: str = "en") -> Optional[_Found]:
-    for pattern in _PATTERNS_BY_LANG[lang]:
+    for pattern in PATTERNS_BY_LANG[lang]:
         if lenient and pattern.name not in _NUMERIC:
             continue
         match = pattern.regex.match(text, pos)
@@ -405,11 +172,11 @@ _NUMERIC = {"ymd", "mdy", "dmy"}
 
 
 def _parse(
-    pattern: _Pattern,
+    pattern: DatePattern,
     match: "re.Match[str]",
     reference: Optional[datetime.date],
     lenient: bool = False,
-) -> Optional[_Parsed]:
+) -> Optional[ParsedDate]:
     groups = {
         name: (match.start(name), match.end(name), value)
         for name, value in match.groupdict().items()
@@ -418,7 +185,7 @@ def _parse(
     if pattern.name == "weekday":
         # A weekday alone has no date; any date with that weekday will do.
         index = _weekday_index(groups["wday"][2], pattern.lang)
-        return _Parsed(datetime.date(2001, 1, 1 + index), groups)
+        return ParsedDate(datetime.date(2001, 1, 1 + index), groups)
     has_year = "year" in groups
     year = _parse_year(groups["year"][2]) if has_year else None
     if pattern.name == "holiday":
@@ -429,7 +196,7 @@ def _parse(
             date = _holiday_date(rule, year)
         except ValueError:
             return None
-        return _Parsed(date, groups, has_year)
+        return ParsedDate(date, groups, has_year)
     month, day = 7, 2
     if "month" in groups:
         month = int(groups["month"][2])
@@ -458,7 +225,7 @@ def _parse(
                 return None
     except ValueError:
         return None
-    return _Parsed(date, groups, has_year and "year" in groups, end)
+    return ParsedDate(date, groups, has_year and "year" in groups, end)
 
 
 def _valid(year: int, month: int, day: int) -> bool:
@@ -512,7 +279,7 @@ def _qualifier_day(match: "re.Match[str]") -> int:
 
 
 def _holiday_rule(value: str) -> Tuple[int, ...]:
-    for regex, rule in _HOLIDAY_RES:
+    for regex, rule in HOLIDAY_RES:
         if regex.fullmatch(value):
             return rule
     raise ValueError("Unknown holiday.")
@@ -547,7 +314,7 @@ def _easter(year: int) -> datetime.date:
 
 
 def _render_shifted(
-    pattern: _Pattern, match: "re.Match[str]", parsed: _Parsed, shift_days: int
+    pattern: DatePattern, match: "re.Match[str]", parsed: ParsedDate, shift_days: int
 ) -> Optional[str]:
     original = match.group()
     sign = 1 if shift_days >= 0 else -1
@@ -561,172 +328,11 @@ def _render_shifted(
         if pattern.name == "weekday":
             new_date = parsed.date + datetime.timedelta(days=shift_days % 7 or 1)
         if pattern.name == "holiday":
-            return _render_holiday(match, parsed, new_date)
-        rendered = _render(match, parsed, new_date, new_end, pattern.lang)
+            return render_holiday(match, parsed, new_date)
+        rendered = render_date(match, parsed, new_date, new_end, pattern.lang)
         if rendered.casefold() != original.casefold():
             return rendered
     return None
-
-
-def _render_holiday(
-    match: "re.Match[str]", parsed: _Parsed, new_date: datetime.date
-) -> str:
-    """A holiday becomes a written date: "Christmas 2067" -> "August 13, 2067"."""
-    name = parsed.fields["holiday"][2]
-    out = _case_like(name, f"{MONTHS[new_date.month - 1]} {new_date.day}")
-    if "year" in parsed.fields:
-        sep = parsed.fields["s1"][2]
-        sep = sep if "," in sep else ", "
-        out += sep + _render_year(parsed.fields["year"][2], new_date)
-    return out
-
-
-def _render(
-    match: "re.Match[str]",
-    parsed: _Parsed,
-    new_date: datetime.date,
-    new_end: Optional[datetime.date] = None,
-    lang: str = "en",
-) -> str:
-    original = match.group()
-    base = match.start()
-    pad = _zero_padding(parsed.fields)
-    month_text = parsed.fields.get("mname", (0, 0, ""))[2]
-    out = []
-    last = 0
-    for name, (start, end, value) in sorted(parsed.fields.items(), key=_by_start):
-        if name in ("month", "day"):
-            number = new_date.month if name == "month" else new_date.day
-            new = f"{number:02d}" if pad else str(number)
-        elif name == "day2" and new_end is not None:
-            new = f"{new_end.day:02d}" if pad else str(new_end.day)
-            if new_end.month != new_date.month:
-                dot = parsed.fields.get("dot", (0, 0, ""))[2]
-                month = _render_month_name(month_text, new_end, dot, lang)
-                dot = _render_dot(dot, month_text, new_end, lang)
-                new = month + dot + " " + new
-        elif name == "ord2" and new_end is not None:
-            new = _render_ordinal(value, new_end, lang)
-        elif name == "year" and new_end is not None:
-            new = _render_year(value, new_end)
-        elif name == "dot":
-            new = _render_dot(value, month_text, new_date, lang)
-        elif name == "mname":
-            dot = parsed.fields.get("dot", (0, 0, ""))[2]
-            new = _render_month_name(value, new_date, dot, lang)
-        elif name in _RENDERERS:
-            new = _RENDERERS[name](value, new_date, lang)
-        else:
-            continue
-        out.append(original[last : start - base])
-        out.append(new)
-        last = end - base
-    out.append(original[last:])
-    return "".join(out)
-
-
-def _render_dot(
-    dot: str, month_text: str, date: datetime.date, lang: str = "en"
-) -> str:
-    """Keep an abbreviation's period, but English "May" has no abbreviation."""
-    if lang != "en":
-        return dot
-    if dot and date.month == 5 and month_text.lower() not in _FULL_MONTHS:
-        return ""
-    return dot
-
-
-def _zero_padding(fields: Dict[str, Tuple[int, int, str]]) -> bool:
-    """Whether day and month numbers are zero-padded: "09/14" yes, "9/14" no,
-    "12/14" like other numeric dates, "March 14" no."""
-    values = [fields[name][2] for name in ("month", "day") if name in fields]
-    if any(len(value) == 1 for value in values):
-        return False
-    if any(value.startswith("0") for value in values):
-        return True
-    return "mname" not in fields
-
-
-def _by_start(item: Tuple[str, Tuple[int, int, str]]) -> int:
-    return item[1][0]
-
-
-def _render_year(value: str, date: datetime.date, lang: str = "en") -> str:
-    digits = value.lstrip("'")
-    prefix = value[: len(value) - len(digits)]
-    if len(digits) == 2:
-        return prefix + f"{date.year % 100:02d}"
-    return prefix + f"{date.year:04d}"
-
-
-def _render_ordinal(value: str, date: datetime.date, lang: str = "en") -> str:
-    if lang != "en":
-        return value if date.day == 1 else ""  # "1º de mayo", "24 de mayo"
-    day = date.day
-    if 11 <= day % 100 <= 13:
-        suffix = "th"
-    else:
-        suffix = {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
-    return suffix.upper() if value.isupper() else suffix
-
-
-def _render_month_name(
-    value: str, date: datetime.date, dot: str = "", lang: str = "en"
-) -> str:
-    if lang != "en":
-        months = _NAMES[lang].months
-        full = months[date.month - 1]
-        if _fold(value) in _folded(months):
-            new = full
-        elif date.month == 9 and len(value) == 4:
-            new = full[:4]
-        else:
-            new = full[:3]
-        return _case_like(value, new)
-    full = MONTHS[date.month - 1]
-    if value.lower() in _FULL_MONTHS:
-        new = full
-    elif full == "September" and (len(value) == 4 or dot):
-        new = "Sept"
-    else:
-        new = full[:3]
-    return _case_like(value, new)
-
-
-def _render_weekday(value: str, date: datetime.date, lang: str = "en") -> str:
-    weekdays = _NAMES[lang].weekdays
-    full = weekdays[date.weekday()]
-    is_full = _fold(value) in _folded(weekdays)
-    new = full if is_full else full[: min(3, len(value))]
-    return _case_like(value, new)
-
-
-def _render_season(value: str, date: datetime.date, lang: str = "en") -> str:
-    season = _season_of(date)
-    if lang != "en":
-        return _case_like(value, _NAMES[lang].seasons[season])
-    if season == "fall" and value.lower() == "autumn":
-        season = "autumn"
-    return _case_like(value, season.capitalize())
-
-
-_RENDERERS: Dict[str, Callable[[str, datetime.date, str], str]] = {
-    "year": _render_year,
-    "ord": _render_ordinal,
-    "mname": _render_month_name,
-    "wday": _render_weekday,
-    "season": _render_season,
-}
-_FULL_MONTHS = {month.lower() for month in MONTHS}
-_FULL_WEEKDAYS = {day.lower() for day in WEEKDAYS}
-
-
-def _case_like(template: str, value: str) -> str:
-    if template.isupper() and len(template) > 1:
-        return value.upper()
-    if template.islower():
-        return value.lower()
-    return value
 
 
 def _parse_year(value: str) -> int:
@@ -736,43 +342,28 @@ def _parse_year(value: str) -> int:
 
 
 def _month_index(value: str, lang: str = "en") -> int:
-    prefix = _fold(value)[:3]
+    prefix = fold(value)[:3]
     if lang == "es" and prefix == "set":  # "setiembre"
         return 8
-    return [month[:3] for month in _folded(_NAMES[lang].months)].index(prefix)
+    return [month[:3] for month in folded(DATE_NAMES[lang].months)].index(prefix)
 
 
 def _weekday_index(value: str, lang: str = "en") -> int:
-    prefix = _fold(value)[:3]
-    return [day[:3] for day in _folded(_NAMES[lang].weekdays)].index(prefix)
+    prefix = fold(value)[:3]
+    return [day[:3] for day in folded(DATE_NAMES[lang].weekdays)].index(prefix)
 
 
 def _season_name(value: str, lang: str = "en") -> str:
     if lang != "en":
-        names = {_fold(name): season for season, name in _NAMES[lang].seasons.items()}
-        return names[_fold(value)]
+        names = {
+            fold(name): season for season, name in DATE_NAMES[lang].seasons.items()
+        }
+        return names[fold(value)]
     lower = value.lower()
     return _SEASON_ALIASES.get(lower, lower)
 
 
-@lru_cache(maxsize=None)
-def _folded(names: Tuple[str, ...]) -> Tuple[str, ...]:
-    """`_fold` of each of a fixed table of names (months, weekdays), once."""
-    return tuple(_fold(name) for name in names)
-
-
-def _fold(value: str) -> str:
-    """Lower case without accents ("Miércoles" -> "miercoles")."""
-    decomposed = unicodedata.normalize("NFD", value.lower())
-    return "".join(char for char in decomposed if not unicodedata.combining(char))
-
-
-def _season_of(date: datetime.date) -> str:
-    month = date.month
-    if month in (12, 1, 2):
-        return "winter"
-    if month in (3, 4, 5):
-        return "spring"
-    if month in (6, 7, 8):
-        return "summer"
-    return "fall"
+__all__ = [
+    "DATE_LANGUAGES", "DEFAULT_YEAR", "ES_MONTHS", "ES_WEEKDAYS", "LEAP_YEAR",
+    "date_language", "find_anchor", "shift_date_text",
+]  # fmt: skip

@@ -5,47 +5,74 @@ HMAC-SHA256(key, label family, patient, normalised value, attempt), so the
 same string for the same patient always gets the same surrogate. Realistic
 values (cities, companies...) come from one shared Faker instance reseeded
 per value. `locale` picks the Faker locale (names, cities, companies...).
+The label-specific helpers are beside it: `names` (name pools, initials),
+`ages`, `phones`, `places` (states, ZIP ranges, streets, hospitals) and
+`dates` (date shifting).
 """
 
 import datetime
-import importlib
 import random
 import re
-import string
-from dataclasses import dataclass
-from functools import lru_cache
 from typing import (
     Callable,
     Dict,
     FrozenSet,
     Iterable,
-    List,
     Optional,
     Sequence,
-    Tuple,
 )
 
 from faker import Faker
 from faker.config import AVAILABLE_LOCALES
-from faker.providers.address.en_US import Provider as _AddressProvider
-from faker.providers.person.en_US import Provider as _PersonProvider
 
 from ..labels import LABELS, normalize_label
+from .ages import (
+    AGE_DECADE_RE,
+    AGE_OVER_89_TEXT,
+    DIGITS_RE,
+    is_age_decade_over_89,
+    is_age_kept,
+    is_age_over_89,
+    replace_number,
+)
 from .dates import date_language, shift_date_text
 from .keys import derive_rng
+from .names import (
+    AVOID_KEY,
+    NAME_KEEP_WORDS,
+    NAME_TOKEN_RE,
+    NameContext,
+    is_initials,
+    name_context,
+    name_pools,
+    one_letter_case,
+)
+from .phones import phone_surrogate, phone_value
+from .places import (
+    DEPARTMENTS,
+    LOCATION_SUFFIXES,
+    PO_BOX_RE,
+    STATE_LIST,
+    STATES_BY_ABBR,
+    STREET_NUMBER_RE,
+    STREET_SUFFIXES,
+    STREET_WORD_RE,
+    ZIP_RANGES,
+    es_hospital_prefix,
+    hospital_suffix,
+    house_number,
+    state_abbr,
+    zip_state,
+)
 from .shapes import (
     apply_case,
     has_alnum,
-    kept_positions,
     normalize_alnum,
     normalize_text,
     random_capitals,
-    replace_char,
     shape_replace,
 )
 
-AGE_OVER_89_FLAG = "AGE_OVER_89"
-AGE_OVER_89_TEXT = "90+"
 ID_LABELS = ("SSN",) + tuple(
     name for name, lab in LABELS.items() if lab.category == "ID" and name != "SSN"
 )
@@ -60,113 +87,15 @@ FAMILIES: Dict[str, str] = {
     **{label: "ID" for label in ID_LABELS},
 }
 
-_FIRST_MALE: List[str] = list(_PersonProvider.first_names_male)
-_FIRST_FEMALE: List[str] = list(_PersonProvider.first_names_female)
-_LAST: List[str] = list(_PersonProvider.last_names)
-_FIRST_MALE_SET = {name.lower() for name in _FIRST_MALE}
-_FIRST_FEMALE_SET = {name.lower() for name in _FIRST_FEMALE}
-_FIRST_SET = _FIRST_MALE_SET | _FIRST_FEMALE_SET
-_LAST_SET = {name.lower() for name in _LAST}
 
-# Titles and suffixes kept in names. Particles ("de", "van", "Le") are not
-# kept: some are whole surnames.
-NAME_KEEP_WORDS = {
-    "mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "rev", "md", "phd",
-    "rn", "np", "jr", "sr", "ii", "iii", "iv",
-}  # fmt: skip
-PHONE_KEEP_WORDS = {"ext", "x", "tel", "fax", "ph", "phone", "pager", "beeper", "cell"}
 ROOM_KEEP_WORDS = {"room", "rm", "bed", "suite", "ste", "unit", "floor", "fl", "ward"}
-DEPARTMENTS = [
-    "Cardiology", "Oncology", "Neurology", "Radiology", "Nephrology",
-    "Gastroenterology", "Pulmonology", "Orthopedics", "Dermatology",
-    "Endocrinology", "Urology", "Hematology", "Rheumatology", "Psychiatry",
-    "Emergency Medicine", "Internal Medicine", "General Surgery", "Pediatrics",
-    "Obstetrics", "Infectious Disease",
-]  # fmt: skip
-HOSPITAL_SUFFIXES = [
-    "Medical Center", "General Hospital", "Hospital", "Clinic",
-    "Regional Medical Center", "Community Hospital",
-]  # fmt: skip
-LOCATION_SUFFIXES = ["Park", "Plaza", "Square", "Center", "Building", "Tower", "Mall"]
-# Spanish hospital names put the kind first ("Hospital General X").
-ES_HOSPITAL_PREFIXES = [
-    "Hospital", "Hospital General", "Hospital Universitario", "Clínica",
-    "Hospital Clínico", "Centro de Salud",
-]  # fmt: skip
 
-_NAME_TOKEN_RE = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)*")
-_DIGITS_RE = re.compile(r"\d+(?:\.\d+)?")
 _IPV4_RE = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
 _URL_PREFIX_RE = re.compile(r"(?i)^((?:[a-z][a-z0-9+.-]*://)?)((?:www\d?\.)?)")
-_STREET_NUMBER_RE = re.compile(r"^(\d+[A-Za-z]?)(\s+)(\S.*)$")
-_AGE_WORDS_OVER_89 = ("ninety", "hundred")
-# "90s", "90's", "nineties": already an aggregate, kept as it is.
-_AGE_DECADE_RE = re.compile(r"(?i)(?<!\d)(\d*0)\s*['\u2019]?s\b|\bnineties\b")
 # A date span made only of words that could not be read (neutral word).
 DATE_WORD_FALLBACK = "that day"
-_INITIALS_RE = re.compile(r"[A-Z]{1,3}")
-_PO_BOX_RE = re.compile(
-    r"(?i)^(\s*(?:p\.?\s*o\.?|post\s+office)\s*box\s*#?\s*)(\d+)(.*)$"
-)
-_STREET_SUFFIXES = {
-    suffix.lower() for suffix in _AddressProvider.street_suffixes
-} | {
-    "st", "ave", "av", "rd", "blvd", "ln", "dr", "ct", "pl", "ter", "cir", "pkwy",
-    "hwy", "sq", "trl", "way", "aly", "expy", "fwy", "plz", "row", "xing",
-}  # fmt: skip
-_STREET_WORD_RE = re.compile(r"[A-Za-z]+\.?")
-# State name or abbreviation -> abbreviation; ZIP ranges per state.
-# (Faker's abbreviation list has DC, its name list has not.)
-_STATES_BY_ABBR: Dict[str, str] = dict(
-    zip(
-        [abbr for abbr in _AddressProvider.states_abbr if abbr != "DC"],
-        _AddressProvider.states,
-        strict=True,
-    )
-)
-_STATES_BY_ABBR["DC"] = "District of Columbia"
-_STATE_ABBRS: Dict[str, str] = {
-    **{abbr.lower(): abbr for abbr in _STATES_BY_ABBR},
-    **{name.lower(): abbr for abbr, name in _STATES_BY_ABBR.items()},
-}
-_STATE_LIST = sorted(_STATES_BY_ABBR)
-_ZIP_RANGES: Dict[str, Tuple[int, int]] = {
-    abbr: rng
-    for abbr, rng in _AddressProvider.states_postcode.items()
-    if abbr in _STATES_BY_ABBR
-}
-_PHONE_EXT_RE = re.compile(r"(?i)(?<![a-z])(?:extension|ext|x)\.?(?=\s*\d)")
-
 
 DEFAULT_LOCALE = "en_US"
-
-
-@dataclass(frozen=True)
-class NamePools:
-    """First and last names of one locale, to draw name surrogates from."""
-
-    first_male: List[str]
-    first_female: List[str]
-    last: List[str]
-    first_male_set: FrozenSet[str]
-    first_female_set: FrozenSet[str]
-
-    def pool(self, lower: str, rng: random.Random) -> List[str]:
-        """The pool for a name token: male or female first names when the
-        token is one (a coin decides for names that are both), else last
-        names.
-
-        lower (str): The lower-cased token.
-        rng (random.Random): The seeded generator.
-        RETURNS (List[str]): The names to choose from.
-        """
-        male = lower in self.first_male_set
-        female = lower in self.first_female_set
-        if male and female:
-            return self.first_male if rng.random() < 0.5 else self.first_female
-        if male or female:
-            return self.first_male if male else self.first_female
-        return self.last
 
 
 def check_locale(locale: str) -> str:
@@ -178,32 +107,6 @@ def check_locale(locale: str) -> str:
     if not isinstance(locale, str) or locale not in AVAILABLE_LOCALES:
         raise ValueError(f"unknown Faker locale {locale!r} (e.g. 'en_US', 'es_ES')")
     return locale
-
-
-@lru_cache(maxsize=None)
-def name_pools(locale: str) -> NamePools:
-    """The name pools of a Faker locale (en_US when it has no name lists).
-
-    locale (str): A Faker locale.
-    RETURNS (NamePools): Its first names (male, female) and last names.
-    """
-    try:
-        module = importlib.import_module(f"faker.providers.person.{locale}")
-        provider = module.Provider
-        male = list(getattr(provider, "first_names_male", ()))
-        female = list(getattr(provider, "first_names_female", ()))
-        last = list(getattr(provider, "last_names", ()))
-    except ImportError:
-        male, female, last = [], [], []
-    if not (male and female and last):
-        male, female, last = _FIRST_MALE, _FIRST_FEMALE, _LAST
-    return NamePools(
-        first_male=male,
-        first_female=female,
-        last=last,
-        first_male_set=frozenset(name.lower() for name in male),
-        first_female_set=frozenset(name.lower() for name in female),
-    )
 
 
 class SurrogateGenerator:
@@ -322,9 +225,9 @@ class SurrogateGenerator:
         if label == "ZIP":
             return self.zip_code(text, patient, attempt)
         if label in ("PHONE", "FAX"):
-            value = _phone_value(text)
+            value = phone_value(text)
         elif label == "STATE":
-            value = "state:" + _state_abbr(text) if _state_abbr(text) else text
+            value = "state:" + state_abbr(text) if state_abbr(text) else text
             value = normalize_text(value)
         elif label == "USERNAME" or label in FAMILIES:
             value = normalize_alnum(text)
@@ -351,12 +254,12 @@ class SurrogateGenerator:
         pieces = []
         last = 0
         avoid = frozenset(names.get(AVOID_KEY, ())) if names else frozenset()
-        matches = list(_NAME_TOKEN_RE.finditer(text))
+        matches = list(NAME_TOKEN_RE.finditer(text))
         for i, match in enumerate(matches):
             token = match.group()
             pieces.append(text[last : match.start()])
             following = matches[i + 1].group() if i + 1 < len(matches) else None
-            if _is_initials(token):
+            if is_initials(token):
                 pieces.append(self._initials(token, following, patient, names))
             else:
                 pieces.append(self._name_token(token, patient, avoid))
@@ -375,19 +278,19 @@ class SurrogateGenerator:
         if is_age_decade_over_89(text):
             return text
         if is_age_over_89(text, flags):
-            return _replace_number(text, AGE_OVER_89_TEXT)
-        match = _DIGITS_RE.search(text)
+            return replace_number(text, AGE_OVER_89_TEXT)
+        match = DIGITS_RE.search(text)
         rng = self.rng("AGE", patient, normalize_text(text), attempt)
         if match is None:
             return shape_replace(text, rng)
         age = int(float(match.group()))
-        if _AGE_DECADE_RE.search(text) and age % 10 == 0:
+        if AGE_DECADE_RE.search(text) and age % 10 == 0:
             choices = [n for n in (age - 10, age + 10) if 0 < n <= 80] or [10]
         else:
             choices = [
                 n for n in range(max(0, age - 3), min(89, age + 3) + 1) if n != age
             ]
-        return _replace_number(text, str(rng.choice(choices)))
+        return replace_number(text, str(rng.choice(choices)))
 
     def keeps_age(self, text: str, flags: Iterable[str]) -> bool:
         """Whether an AGE span is kept unchanged (see `is_age_kept`)."""
@@ -418,17 +321,17 @@ class SurrogateGenerator:
         state `STATE` gives for that state), keeping the shape."""
         rng = self.rng("ZIP", patient, normalize_alnum(text), attempt)
         match = re.fullmatch(r"(\s*)(\d{5})(.*)", text, flags=re.DOTALL)
-        state = _zip_state(match.group(2)) if match else None
+        state = zip_state(match.group(2)) if match else None
         if match is None or state is None:
             return shape_replace(text, rng)
-        low, high = _ZIP_RANGES[self.state_for(state, patient)]
+        low, high = ZIP_RANGES[self.state_for(state, patient)]
         new = f"{rng.randint(low, high):05d}"
         return match.group(1) + new + shape_replace(match.group(3), rng)
 
     def state_for(self, abbr: str, patient: str, attempt: int = 0) -> str:
         """The surrogate state (abbreviation) of a state abbreviation."""
         rng = self.rng("STATE", patient, normalize_text("state:" + abbr), attempt)
-        return rng.choice([other for other in _STATE_LIST if other != abbr])
+        return rng.choice([other for other in STATE_LIST if other != abbr])
 
     def _name_token(
         self, token: str, patient: str, avoid: FrozenSet[str] = frozenset()
@@ -448,7 +351,11 @@ class SurrogateGenerator:
                 if new.lower() in avoid:
                     continue
             if new.lower() != lower:
-                return apply_case(token, new) if len(token) > 1 else _case1(token, new)
+                return (
+                    apply_case(token, new)
+                    if len(token) > 1
+                    else one_letter_case(token, new)
+                )
         raise ValueError("Could not derive a different name token.")
 
     def _seeded_faker(self, rng: random.Random) -> Faker:
@@ -508,36 +415,36 @@ class SurrogateGenerator:
         return apply_case(text, self._seeded_faker(rng).country())
 
     def _state(self, text: str, rng: random.Random) -> str:
-        abbr = _state_abbr(text)
+        abbr = state_abbr(text)
         if abbr is not None:
             # Seeded like `state_for`, so ZIP codes fall in the same state.
-            new = rng.choice([other for other in _STATE_LIST if other != abbr])
+            new = rng.choice([other for other in STATE_LIST if other != abbr])
         else:
-            new = rng.choice(_STATE_LIST)
+            new = rng.choice(STATE_LIST)
         stripped = text.strip().rstrip(".")
         if len(stripped) == 2 and stripped.isalpha():
             return new if stripped.isupper() else apply_case(stripped, new)
-        return apply_case(text, _STATES_BY_ABBR[new])
+        return apply_case(text, STATES_BY_ABBR[new])
 
     def _street(self, text: str, rng: random.Random) -> str:
-        box = _PO_BOX_RE.match(text)
+        box = PO_BOX_RE.match(text)
         if box is not None:
-            return box.group(1) + _house_number(box.group(2), rng) + box.group(3)
-        match = _STREET_NUMBER_RE.match(text)
+            return box.group(1) + house_number(box.group(2), rng) + box.group(3)
+        match = STREET_NUMBER_RE.match(text)
         if match is None:
             return self._street_name(text, rng)
-        number = _house_number(match.group(1), rng)
+        number = house_number(match.group(1), rng)
         return number + match.group(2) + self._street_name(match.group(3), rng)
 
     def _street_name(self, text: str, rng: random.Random) -> str:
         """Replace the name words of a street, keeping its suffix ("St",
         "Avenue") and what follows ("Apt 4B": digits replaced)."""
-        words = list(_STREET_WORD_RE.finditer(text))
+        words = list(STREET_WORD_RE.finditer(text))
         suffix = next(
             (
                 i
                 for i, word in enumerate(words)
-                if i > 0 and word.group().rstrip(".").lower() in _STREET_SUFFIXES
+                if i > 0 and word.group().rstrip(".").lower() in STREET_SUFFIXES
             ),
             None,
         )
@@ -556,8 +463,8 @@ class SurrogateGenerator:
         faker = self._seeded_faker(rng)
         base = faker.last_name() if rng.random() < 0.5 else faker.city()
         if self.locale.split("_")[0] == "es":
-            return apply_case(text, _es_hospital_prefix(text, rng) + " " + base)
-        return apply_case(text, base + " " + _hospital_suffix(text, rng))
+            return apply_case(text, es_hospital_prefix(text, rng) + " " + base)
+        return apply_case(text, base + " " + hospital_suffix(text, rng))
 
     def _location_other(self, text: str, rng: random.Random) -> str:
         base = self._seeded_faker(rng).last_name()
@@ -587,220 +494,11 @@ class SurrogateGenerator:
         return shape_replace(text, rng, hex_letters=True)
 
 
-def is_age_decade_over_89(text: str) -> bool:
-    """Whether an AGE span is a decade over 89 ("90s", "90's", "nineties") or
-    "nonagenarian"/"centenarian": kept as they are."""
-    lower = text.lower()
-    if "nonagenarian" in lower or "centenarian" in lower:
-        return True
-    match = _AGE_DECADE_RE.search(text)
-    if match is None:
-        return False
-    return match.group(1) is None or int(match.group(1)) >= 90
-
-
-def is_age_kept(
-    text: str, flags: Iterable[str] = (), keep_ages_under_90: bool = True
-) -> bool:
-    """Whether surrogate mode keeps an AGE span unchanged: HIPAA allows ages
-    <= 89 (kept with `keep_ages_under_90`); "90s" and "nonagenarian" are
-    already aggregated. `spacy-deid audit` judges kept ages by this rule.
-
-    text (str): The AGE text.
-    flags (Iterable[str]): The span's `phi_flags`.
-    keep_ages_under_90 (bool): The component's setting.
-    RETURNS (bool): True if the age is kept as it is.
-    """
-    if is_age_decade_over_89(text):
-        return True
-    return keep_ages_under_90 and not is_age_over_89(text, flags)
-
-
-def is_age_over_89(text: str, flags: Iterable[str] = ()) -> bool:
-    """Whether an AGE span is over 89 (flagged, a number > 89, or "ninety...").
-
-    text (str): The AGE text.
-    flags (Iterable[str]): The span's `phi_flags`.
-    RETURNS (bool): True if the age must become "90+".
-    """
-    if flags and AGE_OVER_89_FLAG in flags:
-        return True
-    match = _DIGITS_RE.search(text)
-    if match is not None:
-        return float(match.group()) > 89
-    lower = text.lower()
-    return any(word in lower for word in _AGE_WORDS_OVER_89)
-
-
-# A NameContext maps initials ("JS") to the full name tokens they stand for
-# (("john", "smith")), and "L whalen" (an initial and the next token) to the
-# first name (("laura",)). Under AVOID_KEY it holds every name token of the
-# doc's name spans: a surrogate name token is never one of them, so a
-# surrogate never puts another detected (real) name of the note in the output.
-NameContext = Dict[str, Tuple[str, ...]]
-AVOID_KEY = ""
-
-
-def name_context(texts: Iterable[str]) -> NameContext:
-    """Collect the initials of the full names in a doc's name spans.
-
-    texts (Iterable[str]): The PATIENT/DOCTOR span texts, in doc order.
-    RETURNS (NameContext): The initials and what they stand for.
-    """
-    context: NameContext = {}
-    avoid: set = set()
-    for text in texts:
-        tokens = [
-            match
-            for match in _NAME_TOKEN_RE.finditer(text)
-            if match.group().lower() not in NAME_KEEP_WORDS
-        ]
-        avoid.update(m.group().lower() for m in tokens if not _is_initials(m.group()))
-        run: List[str] = []
-        for i, match in enumerate(tokens):
-            token = match.group()
-            joined = i > 0 and not text[tokens[i - 1].end() : match.start()].strip()
-            if _is_initials(token) or not joined:
-                _add_runs(context, run)
-                run = []
-            if not _is_initials(token):
-                run.append(token.lower())
-        _add_runs(context, run)
-    context[AVOID_KEY] = tuple(sorted(avoid))
-    return context
-
-
-def _add_runs(context: NameContext, run: List[str]) -> None:
-    for size in (2, 3):
-        for start in range(len(run) - size + 1):
-            part = tuple(run[start : start + size])
-            context.setdefault("".join(t[0] for t in part).upper(), part)
-    for first, following in zip(run, run[1:], strict=False):
-        context.setdefault(f"{first[0].upper()} {following}", (first,))
-
-
-def _is_initials(token: str) -> bool:
-    """1-3 capitals that are not a known name ("JS", "L"; not "LEE")."""
-    if not _INITIALS_RE.fullmatch(token):
-        return False
-    lower = token.lower()
-    return len(token) == 1 or (lower not in _FIRST_SET and lower not in _LAST_SET)
-
-
-def phone_surrogate(text: str, rng: random.Random) -> str:
-    """A valid North American number in the same shape.
-
-    The area code and exchange start with 2-9 and are never N11 or 555, so the
-    surrogate looks like a real number (it may be someone's; we do not use
-    the fictional 555-01XX range, which would make surrogates stand out from
-    any real number a detector missed). A leading "+1"/"1" country code is
-    kept, other digits (and an extension, after "x"/"ext") keep their
-    shape, and letters are replaced (but for PHONE_KEEP_WORDS). Numbers that
-    are not 7, 10 or 1+10 digits are replaced by shape.
-    """
-    ext = _PHONE_EXT_RE.search(text)
-    main, tail = (text[: ext.start()], text[ext.start() :]) if ext else (text, "")
-    positions = [i for i, char in enumerate(main) if char.isdigit()]
-    digits = [main[i] for i in positions]
-    keep = 1 if len(digits) == 11 and digits[0] == "1" else 0
-    national = len(digits) - keep
-    if national in (7, 10):
-        codes = 1 if national == 7 else 2
-        new = [d for _ in range(codes) for d in _nanp_code(rng)]
-        new += [rng.choice(string.digits) for _ in range(4)]
-    else:
-        new = [rng.choice(string.digits) for _ in range(national)]
-    new = digits[:keep] + new
-    chars = list(main)
-    for i, digit in zip(positions, new, strict=True):
-        chars[i] = digit
-    # Letters in a detected number are replaced too, but for words such as
-    # "tel" (a span that runs over a name must not keep it).
-    kept = kept_positions(main, PHONE_KEEP_WORDS)
-    for i, char in enumerate(main):
-        if char.isalpha() and i not in kept:
-            chars[i] = replace_char(char, rng)
-    return "".join(chars) + shape_replace(tail, rng, keep_words=PHONE_KEEP_WORDS)
-
-
-def _nanp_code(rng: random.Random) -> List[str]:
-    """Three digits NXX, N in 2-9, not N11 and not 555."""
-    while True:
-        code = [
-            rng.choice("23456789"),
-            rng.choice(string.digits),
-            rng.choice(string.digits),
-        ]
-        joined = "".join(code)
-        if joined[1:] != "11" and joined != "555":
-            return code
-
-
-def _phone_value(text: str) -> str:
-    """The seed value of a phone number: its national digits and extension,
-    so "+1 617 555 1234" and "(617) 555-1234" get the same surrogate digits."""
-    ext = _PHONE_EXT_RE.search(text)
-    main, tail = (text[: ext.start()], text[ext.start() :]) if ext else (text, "")
-    digits = "".join(char for char in main if char.isdigit())
-    if len(digits) == 11 and digits[0] == "1":
-        digits = digits[1:]
-    return digits + ("x" + normalize_alnum(tail) if tail else "")
-
-
-def _state_abbr(text: str) -> Optional[str]:
-    return _STATE_ABBRS.get(" ".join(text.strip().rstrip(".").lower().split()))
-
-
-def _zip_state(zip5: str) -> Optional[str]:
-    number = int(zip5)
-    for abbr, (low, high) in _ZIP_RANGES.items():
-        if low <= number <= high:
-            return abbr
-    return None
-
-
-def _house_number(number: str, rng: random.Random) -> str:
-    new = shape_replace(number, rng)
-    if new[0] == "0":
-        new = rng.choice("123456789") + new[1:]
-    return new
-
-
-def _replace_number(text: str, new: str) -> str:
-    match = _DIGITS_RE.search(text)
-    if match is None:
-        return new
-    return text[: match.start()] + new + text[match.end() :]
-
-
-def _case1(token: str, new: str) -> str:
-    return new.lower() if token.islower() else new.upper()
-
-
-def _es_hospital_prefix(text: str, rng: random.Random) -> str:
-    lower = text.lower()
-    if "centro de salud" in lower:
-        return "Centro de Salud"
-    if "clínica" in lower or "clinica" in lower:
-        return "Clínica"
-    return rng.choice(ES_HOSPITAL_PREFIXES)
-
-
-def _hospital_suffix(text: str, rng: random.Random) -> str:
-    lower = text.lower()
-    if "clinic" in lower:
-        return "Clinic"
-    if "hospital" in lower:
-        return rng.choice(["General Hospital", "Hospital", "Community Hospital"])
-    if "center" in lower or "centre" in lower:
-        return rng.choice(["Medical Center", "Regional Medical Center"])
-    return rng.choice(HOSPITAL_SUFFIXES)
-
-
 __all__ = [
     "SurrogateGenerator",
     "is_age_over_89",
     "is_age_decade_over_89",
+    "is_age_kept",
     "has_alnum",
     "name_context",
     "phone_surrogate",

@@ -29,7 +29,7 @@ from spacy.tokens import Doc, Span
 from spacy.util import ensure_path
 
 from ..core.cfg_io import load_overrides, without
-from ..labels.maps import LabelMap, get_label_map
+from ..labels.maps import LabelMap, apply, get_label_map
 from ..core.extensions import get_patient, install_extensions
 from ..labels import normalize_label
 from .dates import date_language, find_anchor
@@ -257,12 +257,7 @@ class PhiSurrogates:
         text (str): The span's text (some maps look at it).
         RETURNS (Optional[str]): The label for the generator, or None.
         """
-        mapping = self._label_map
-        if mapping is None:
-            return label
-        if callable(mapping):
-            return mapping(label, text)
-        return mapping.get(label, label)
+        return apply(label, self._label_map, text)
 
     def __call__(self, doc: Doc) -> Doc:
         """Write `doc._.deidentified`, `doc._.offset_map`, `span._.surrogate`.

@@ -229,6 +229,11 @@ def poss(ctx: NoteContext) -> str:
     return "his" if ctx.p.person.sex == "M" else "her"
 
 
+def article(ctx: NoteContext, word: str) -> None:
+    """Add the indefinite article for `word` ("a " or "an ")."""
+    ctx.add("an " if word[:1].lower() in "aeiou" else "a ")
+
+
 def lst(name: str) -> Sequence[str]:
     """A curated list."""
     return data.lines(name)

@@ -4,87 +4,25 @@ import datetime as dt
 import unicodedata
 from dataclasses import dataclass, field
 from random import Random
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional
 
 from faker import Faker
 
 from ..text.datenames import MONTHS, WEEKDAYS
 from . import data
 from .noise import typo
-
-LOCALES: Sequence[Tuple[str, int]] = (
-    ("en_US", 30),
-    ("en_GB", 4),
-    ("es_MX", 6),
-    ("es_ES", 2),
-    ("it_IT", 3),
-    ("de_DE", 2),
-    ("fr_FR", 2),
-    ("pl_PL", 2),
-    ("en_IN", 3),
-    ("pt_BR", 3),
-    ("ga_IE", 2),
-    ("vi_VN", 2),
-)
-AREA_CODES = (
-    "617",
-    "857",
-    "508",
-    "774",
-    "781",
-    "339",
-    "978",
-    "351",
-    "413",
-    "603",
-    "207",
-    "401",
-    "860",
-    "212",
-    "718",
-    "215",
-    "312",
-    "404",
-    "713",
-)
-MON3 = tuple(m[:3] for m in MONTHS)
-MON_ALT = (
-    "Jan",
-    "Feb",
-    "Mar",
-    "Apr",
-    "May",
-    "Jun",
-    "Jul",
-    "Aug",
-    "Sept",
-    "Oct",
-    "Nov",
-    "Dec",
-)
-SEASONS = ("spring", "summer", "fall", "winter", "autumn")
-HOLIDAYS = (
-    "Christmas",
-    "Thanksgiving",
-    "Easter",
-    "New Year's",
-    "Labor Day",
-    "Memorial Day",
-    "July 4th",
-    "Halloween",
-    "Christmas Eve",
-)
-EMAIL_DOMAINS = (
-    "gmail.com",
-    "yahoo.com",
-    "hotmail.com",
-    "aol.com",
-    "comcast.net",
-    "verizon.net",
-    "msn.com",
-    "icloud.com",
-    "partners.org",
-    "outlook.com",
+from .tables import (
+    AREA_CODES,
+    EMAIL_DOMAINS,
+    FULL_DATE_STYLES,
+    HOLIDAYS,
+    ID_SHAPES,
+    LOCALES,
+    MON3,
+    MON_ALT,
+    PARTIAL_DATE_STYLES,
+    SEASONS,
+    STREET_SUFFIX,
 )
 
 
@@ -576,135 +514,3 @@ def ordinal(n: int) -> str:
     if 10 <= n % 100 <= 20:
         return "th"
     return {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-
-
-STREET_SUFFIX = (
-    "St",
-    "St.",
-    "Street",
-    "Ave",
-    "Ave.",
-    "Avenue",
-    "Rd",
-    "Road",
-    "Blvd",
-    "Lane",
-    "Ln",
-    "Drive",
-    "Dr",
-    "Way",
-    "Terrace",
-    "Ct",
-    "Place",
-    "Pkwy",
-    "Circle",
-    "Highway",
-)
-FULL_DATE_STYLES = (
-    "mdY",
-    "mdY",
-    "mdY",
-    "mdY_short",
-    "mdY_short",
-    "mdy",
-    "mdy0",
-    "iso",
-    "mdy_dash",
-    "mdY_dot",
-    "Mon_d_Y",
-    "Month_d_Y",
-    "d_Month_Y",
-    "d-Mon-Y",
-    "dMONY",
-    "Mon_dth",
-    "compact",
-    "dmY_eu",
-    "Ymd_slash",
-    "mdY_dash",
-    "Month_dth_Y",
-    "the_dth_of",
-    "Mon_d_Y_nocomma",
-)
-PARTIAL_DATE_STYLES = (
-    "md",
-    "md",
-    "md",
-    "Month_d",
-    "Month_dth",
-    "the_dth",
-    "month_year",
-    "my",
-    "my_short",
-    "Month_d",
-    "Mon_d",
-    "md0",
-)
-ID_SHAPES: Dict[str, Tuple[str, ...]] = {
-    "mrn": (
-        "#######",
-        "########",
-        "###-##-##",
-        "##-###-###",
-        "LL#######",
-        "#######-#",
-        "00######",
-        "E#######",
-        "###########",
-        "#### ###",
-    ),
-    "account": (
-        "##########",
-        "#########-##",
-        "A#########",
-        "######-####",
-        "LL##########",
-        "#############",
-    ),
-    "ssn": ("###-##-####", "###-##-####", "### ## ####", "#########"),
-    "healthplan": (
-        "LLL#########",
-        "L########",
-        "#########L",
-        "MA#######",
-        "LLL########-##",
-        "W#########",
-        "##########-A",
-        "L##-###-####",
-    ),
-    "dea": ("LL#######",),
-    "npi": ("##########",),
-    "license": ("######", "MD#####", "RN######", "LL-#####", "#####-L", "A##-####"),
-    "device": (
-        "LLL######L",
-        "SN-########",
-        "##L####-##",
-        "L#########",
-        "LLL-####-##",
-        "####LL####",
-        "LL#####-###",
-    ),
-    "bioid": ("FP-####-####", "BIO######", "RET########", "VP-L###-##", "#####-BIO"),
-    "accession": (
-        "RS##-######",
-        "S##-#####",
-        "E##-####",
-        "CT#######",
-        "L########",
-        "MR-##-######",
-        "#########",
-        "SP-##-#####",
-        "CY##-####",
-    ),
-    "idnum": (
-        "#########",
-        "E#####",
-        "##-####",
-        "LL-######",
-        "#######-##",
-        "L######",
-        "####-####-##",
-        "CLM#########",
-        "ORD########",
-        "#####",
-    ),
-}

@@ -14,7 +14,7 @@ import pytest
 
 from spacy_deid.surrogates import EphemeralKeyWarning
 from spacy_deid.surrogates.dates import DEFAULT_YEAR, shift_date_text
-from spacy_deid.surrogates.generators import _ZIP_RANGES, _zip_state
+from spacy_deid.surrogates.places import ZIP_RANGES, zip_state
 from spacy_deid.surrogates.replacer import reset_ephemeral_warning
 
 from .conftest import deidentify, make_nlp
@@ -297,8 +297,8 @@ def test_zip_lies_in_the_surrogate_state(knlp, patient):
     _, state, zip_code, state_name = (ent._.surrogate for ent in doc.ents)
     assert re.fullmatch(r"[A-Z]{2}", state) and state != "MA"
     assert re.fullmatch(r"\d{5}-\d{4}", zip_code)
-    assert _zip_state(zip_code[:5]) == state
-    low, high = _ZIP_RANGES[state]
+    assert zip_state(zip_code[:5]) == state
+    low, high = ZIP_RANGES[state]
     assert low <= int(zip_code[:5]) <= high
     assert len(state_name) > 2 and state_name != "Massachusetts"
     assert _one(knlp, "massachusetts", "STATE", patient) == state_name.lower()
