@@ -80,7 +80,8 @@ logger = logging.getLogger(__name__)
 
 @Language.factory(
     "phi_crf",
-    requires=[SENTS],
+    # doc.ents: merged with (no spans_key); doc.spans: known non-PHI.
+    requires=[SENTS, ENTS, SPAN_GROUPS],
     assigns=[ENTS, SPAN_GROUPS, ENT_IOB, ENT_TYPE, SOURCE_ATTR, SCORES],
     default_config={
         "window": 2,

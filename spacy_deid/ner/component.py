@@ -106,7 +106,8 @@ DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
 
 @Language.factory(
     "phi_ner",
-    requires=[SENTS],
+    # doc.ents: merged with (no spans_key); doc.spans: known non-PHI.
+    requires=[SENTS, ENTS, SPAN_GROUPS],
     assigns=[ENTS, SPAN_GROUPS, ENT_IOB, ENT_TYPE, SOURCE_ATTR, SCORES],
     default_config={
         "model": DEFAULT_MODEL,
