@@ -47,7 +47,7 @@ import spacy_deid
 from spacy_deid.corpus import Note
 from spacy_deid.evaluate.significance import approximate_randomization
 from spacy_deid.merge.component import PhiMerger
-from spacy_deid.ner.component import merge_ents
+from spacy_deid.tagging.ents import merge_ents
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from accuracy_speed import (

@@ -39,8 +39,11 @@ from spacy.tokens import Doc, Span
 from spacy.util import get_lang_class
 
 from ..core.cfg_io import CfgSerializable
-from ..core.extensions import get_patient, install_extensions
+from ..core.extensions import ENTS, ENT_IOB, ENT_TYPE, FLAGS, PATIENT, SCORES
+from ..core.extensions import SOURCE_ATTR, SPAN_GROUPS, get_patient
+from ..core.extensions import install_extensions
 from ..labels import LABEL_NAMES, NOT_PHI_KEY, normalize_label
+from ..tagging.ents import first_free, token_mask, write_ents
 from .guard import ConsistencyGuard
 from .words import common_words
 
@@ -64,8 +67,8 @@ DEFAULT_CONFIG: Dict[str, Any] = {
 
 @Language.factory(
     "phi_consistency",
-    assigns=["doc.ents"],
-    requires=["doc.ents"],
+    requires=[ENTS, SPAN_GROUPS, SOURCE_ATTR, SCORES, FLAGS, PATIENT],
+    assigns=[ENTS, ENT_IOB, ENT_TYPE, SOURCE_ATTR, SCORES, FLAGS],
     default_config=DEFAULT_CONFIG,
 )
 def make_phi_consistency(
@@ -404,7 +407,7 @@ class PhiConsistency(CfgSerializable, Pipe):
         spans = [Span(doc, s, e, label=labels[text]) for s, e, text in chosen]
         if not spans:
             return []
-        doc.set_ents(spans, default="unmodified")
+        write_ents(doc, spans, default="unmodified")
         for span, (_, _, text) in zip(spans, chosen, strict=True):
             found = strings[text]
             span._.phi_source = SOURCE
@@ -484,20 +487,14 @@ def _select(doc: Doc, found: List[Tuple[int, int, str]]) -> List[Tuple[int, int,
     and are not inside known non-PHI; longest first, then earliest."""
     if not found:
         return []
-    taken = [False] * len(doc)
-    for ent in doc.ents:
-        taken[ent.start : ent.end] = [True] * len(ent)
-    not_phi = [False] * len(doc)
-    if NOT_PHI_KEY in doc.spans:
-        for span in doc.spans[NOT_PHI_KEY]:
-            not_phi[span.start : span.end] = [True] * len(span)
-    chosen = []
-    for start, end, text in sorted(found, key=lambda f: (f[0] - f[1], f[0])):
-        if any(taken[start:end]) or all(not_phi[start:end]):
-            continue
-        taken[start:end] = [True] * (end - start)
-        chosen.append((start, end, text))
-    return sorted(chosen)
+    not_phi = token_mask(len(doc), doc.spans.get(NOT_PHI_KEY, ()))
+    ranked = [
+        f
+        for f in sorted(found, key=lambda f: (f[0] - f[1], f[0]))
+        if not not_phi[f[0] : f[1]].all()
+    ]
+    chosen = first_free([(f[0], f[1]) for f in ranked], doc.ents, len(doc))
+    return sorted(ranked[i] for i in chosen)
 
 
 def _groups(docs: List[Doc], by_patient: bool) -> List[List[int]]:

@@ -1,10 +1,48 @@
-"""Custom attributes (`doc._.*`, `span._.*`) shared by the spacy-deid components.
+"""Custom attributes (`doc._.*`, `span._.*`) shared by the spacy-deid components,
+and the attribute names components declare in `requires` and `assigns`.
 
 All values are plain JSON/msgpack types so that they survive `doc.to_bytes()`
 and therefore `nlp.pipe(..., n_process=N)`.
+
+What a component reads and writes. Every factory declares it with spaCy's
+`@Language.factory(..., requires=[...], assigns=[...])`, using the constants
+below (strings that `spacy.pipe_analysis.validate_attrs` accepts). Two
+optional hooks let a run switch off work that nothing reads:
+
+- `read_from` (`Dict[str, int]`, a property): a component that reads an
+  attribute only in docs of at least N tokens says so, e.g. `phi_ner` and
+  `phi_crf` read sentence starts only to cut docs longer than
+  `segments.MAX_DOC_TOKENS`: `{SENTS: MAX_DOC_TOKENS + 1}`. An attribute in
+  `requires` but not in `read_from` is read from the first token (0).
+- `skip_unread(read_from: Dict[str, int]) -> Optional[Callable[[], None]]`:
+  called once before a run with, for each attribute the component assigns,
+  the fewest doc tokens from which a later component (or the runner) reads
+  it; an attribute absent from the dict is read by nobody. The component
+  switches off the work nobody reads and returns a function that undoes it
+  (None if it changed nothing). `phi_ner` and `phi_crf` compute no span
+  scores when SCORES is unread (`with_scores = False`);
+  `clinical_sentencizer` splits only docs of at least n tokens when SENTS is
+  read from n > 0 (`min_tokens = n`). A component none of whose assigned
+  attributes is read is left out of the run by the runner.
 """
 
 from spacy.tokens import Doc, Span
+
+# Attributes for `requires` / `assigns` (spaCy's own, then ours).
+ENTS = "doc.ents"
+SPAN_GROUPS = "doc.spans"
+SENTS = "token.is_sent_start"
+ENT_IOB = "token.ent_iob"
+ENT_TYPE = "token.ent_type"
+SCORES = "span._.phi_score"
+SOURCE_ATTR = "span._.phi_source"
+SOURCES_ATTR = "span._.phi_sources"
+FLAGS = "span._.phi_flags"
+SURROGATE = "span._.surrogate"
+DEIDENTIFIED = "doc._.deidentified"
+OFFSET_MAP = "doc._.offset_map"
+KNOWN_PHI = "doc._.known_phi"
+PATIENT = "doc._.patient"
 
 DOC_EXTENSIONS = {
     # Patient (or other consistency scope) of the note; surrogates and date

@@ -38,19 +38,18 @@ import srsly
 from spacy import util
 from spacy.language import Language
 from spacy.pipeline import Pipe
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc
 from spacy.training import Example, validate_examples, validate_get_examples
-from spacy.util import SimpleFrozenList, minibatch
+from spacy.util import SimpleFrozenList
 from spacy.vocab import Vocab
 
-from ..core.extensions import install_extensions
-from ..ner.component import merge_ents
-from ..tagging.crf import BiluoLabels, biluo_tag_names, crf_marginals, length_groups
-from ..tagging.crf import pad_batch, viterbi
-from ..tagging.segments import MAX_DOC_TOKENS, Prediction, join_predictions, split_docs
-from ..tagging.spans import biluo_spans, bias_emissions, check_thresholds, drop_not_phi
-from ..tagging.spans import threshold_of
+from ..core.extensions import ENTS, ENT_IOB, ENT_TYPE, SCORES, SENTS, SOURCE_ATTR
+from ..core.extensions import SPAN_GROUPS, install_extensions
 from ..core.scorers import PHI_SCORE_WEIGHTS, score_phi
+from ..tagging.crf import CRFParams, biluo_tag_names
+from ..tagging.segments import MAX_DOC_TOKENS
+from ..tagging.spans import check_thresholds
+from ..tagging.tagger import BiluoTagger
 from ._crfsuite import ALGORITHMS, CRFWeights, new_trainer, require_crfsuite
 from ._crfsuite import train_to_bytes
 from .features import FEATURES_VERSION, Lexicon, LexiconMatcher, default_lexicons
@@ -60,8 +59,6 @@ install_extensions()
 
 SOURCE = "phi_crf"
 MISSING_TAGS = (None, "", "-")
-# Decode at most this many (doc, token) slots of a padded batch at once.
-MAX_DECODE_SLOTS = 16384
 # cfg keys that describe the trained model. from_bytes / from_disk restore
 # them; the prediction settings keep the values the component was created
 # with (its config), so `spacy.load(path, config=...)` can change them.
@@ -83,7 +80,9 @@ logger = logging.getLogger(__name__)
 
 @Language.factory(
     "phi_crf",
-    assigns=["doc.ents", "token.ent_iob", "token.ent_type"],
+    # doc.ents: merged with (no spans_key); doc.spans: known non-PHI.
+    requires=[SENTS, ENTS, SPAN_GROUPS],
+    assigns=[ENTS, SPAN_GROUPS, ENT_IOB, ENT_TYPE, SOURCE_ATTR, SCORES],
     default_config={
         "window": 2,
         "dictionaries": True,
@@ -167,12 +166,18 @@ def make_phi_crf(
     )
 
 
-class PhiCRF(BiluoLabels, Pipe):
-    """A CRFsuite feature CRF tagger for PHI with BILUO-constrained decoding.
+class PhiCRF(BiluoTagger, Pipe):
+    """A CRFsuite feature CRF tagger for PHI with BILUO-constrained decoding:
+    the shared BILUO tagger (`tagging.tagger`) with emission scores from
+    hand-written features.
 
     Not trainable by `nlp.update` (`is_trainable` is False): `initialize`
     trains the model.
     """
+
+    source = SOURCE
+    clip_probs = True
+    owned_span_group = False
 
     def __init__(
         self,
@@ -226,8 +231,8 @@ class PhiCRF(BiluoLabels, Pipe):
         self.model_bytes: Optional[bytes] = None
         self._weights: Optional[CRFWeights] = None
         # Whether prediction computes the marginals behind `phi_score` (always
-        # with `thresholds`). Not saved: `runner.deidentify_items` turns it off
-        # for a run in which nothing reads the scores.
+        # with `thresholds`). Not saved: a run in which nothing reads the
+        # scores turns it off (`skip_unread`).
         self.with_scores = True
 
     @property
@@ -351,146 +356,23 @@ class PhiCRF(BiluoLabels, Pipe):
         validate_examples(list(examples), "PhiCRF.update")
         return {} if losses is None else losses
 
-    def __call__(self, doc: Doc) -> Doc:
-        """Tag one doc.
-
-        doc (Doc): The doc.
-        RETURNS (Doc): The doc, annotated.
-        """
-        error_handler = self.get_error_handler()
-        try:
-            self.set_annotations([doc], self.predict([doc]))
-            return doc
-        except Exception as e:
-            # Never return the doc untagged, even if the handler ignores
-            # the error.
-            error_handler(self.name, self, [doc], e)
-            raise
-
-    def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128) -> Iterator[Doc]:
-        """Tag a stream of docs in batches. A batch that fails goes to the
-        error handler and is not yielded.
-
-        stream (Iterable[Doc]): The docs.
-        batch_size (int): Docs per batch.
-        YIELDS (Doc): The annotated docs, in order.
-        """
-        error_handler = self.get_error_handler()
-        for docs in minibatch(stream, size=batch_size):
-            try:
-                self.set_annotations(docs, self.predict(docs))
-            except Exception as e:
-                error_handler(self.name, self, docs, e)
-                continue
-            yield from docs
-
-    def predict(self, docs: Iterable[Doc]) -> List[Prediction]:
-        """Decode the best legal BILUO tags and their marginals (None unless
-        `with_scores` or `thresholds`). Docs are not modified. A doc longer
-        than `segments.MAX_DOC_TOKENS` tokens is predicted in pieces (cut at
-        line breaks where possible), so that memory stays bounded however long
-        a note is.
+    def emission_scores(self, docs: Iterable[Doc]) -> List[np.ndarray]:
+        """The emission scores of the docs' features, before any recall bias.
 
         docs (Iterable[Doc]): The docs.
-        RETURNS (List[Prediction]): (tag ids, marginals of those tags) per doc.
+        RETURNS (List[ndarray]): (n_tokens, n_tags) scores per doc.
         """
         weights = self._require_weights()
-        docs = list(docs)
-        pieces, owners = split_docs(docs, MAX_DOC_TOKENS)
-        scores = [self._emissions(weights, piece) for piece in pieces]
-        preds: List[Prediction] = [
-            (np.zeros((0,), dtype="i8"), np.zeros((0,), dtype="f4")) for _ in pieces
-        ]
-        params = weights.params()
-        lengths = [len(s) for s in scores]
-        with_scores = self.with_scores or bool(self.cfg["thresholds"])
-        for group in length_groups(lengths, MAX_DECODE_SLOTS):
-            seqs = [scores[i] for i in group]
-            emissions, group_lengths = pad_batch(seqs, weights.n_tags)
-            paths, _ = viterbi(emissions, group_lengths, params)
-            if not with_scores:
-                for row, i in enumerate(group):
-                    preds[i] = paths[row, : lengths[i]], None
-                continue
-            marginals = crf_marginals(emissions, group_lengths, params)
-            for row, i in enumerate(group):
-                path = paths[row, : lengths[i]]
-                probs = marginals[row, np.arange(len(path)), path]
-                preds[i] = path, np.clip(probs, 0.0, 1.0).astype("f4")
-        return join_predictions(preds, owners, len(docs))
+        return [weights.emissions(self.featurize(doc)) for doc in docs]
 
-    def _emissions(self, weights: CRFWeights, doc: Doc) -> np.ndarray:
-        """A doc's emission scores, with `recall_bias` on the non-O tags."""
-        return bias_emissions(
-            weights.emissions(self.featurize(doc)), self.cfg["recall_bias"]
-        )
+    def crf_params(self) -> CRFParams:
+        """RETURNS (CRFParams): The trained transition scores, constrained."""
+        return self._require_weights().params()
 
-    def set_annotations(self, docs: Iterable[Doc], preds: List[Prediction]) -> None:
-        """Write the predicted spans: to `doc.ents` (merged with the existing
-        entities per `overwrite_ents` and `protected_labels`), or to
-        `doc.spans[spans_key]`.
-
-        docs (Iterable[Doc]): The docs.
-        preds (List[Prediction]): From `predict`.
-        """
-        tag_names = self.tag_names
-        key = self.cfg["spans_key"]
-        for doc, (tag_ids, probs) in zip(docs, preds, strict=True):
-            scored = self._spans(doc, tag_ids, probs, tag_names)
-            if key is not None:
-                for span, score in scored:
-                    _set_extensions(span, score)
-                doc.spans[key] = [span for span, _ in scored]
-                continue
-            score_of = {(s.start, s.end): score for s, score in scored}
-            kept, new = merge_ents(
-                list(doc.ents),
-                [span for span, _ in scored],
-                overwrite=self.cfg["overwrite_ents"],
-                protected=self.cfg["protected_labels"],
-            )
-            # Extension values are keyed by offsets and label: set them only
-            # on the spans written. A span merged with a rule entity gets
-            # the score of the tokens it covers.
-            for span in new:
-                offsets = (span.start, span.end)
-                if offsets in score_of:
-                    _set_extensions(span, score_of[offsets])
-                else:
-                    _set_extensions(span, _mean(probs, span.start, span.end))
-            doc.set_ents(sorted(kept + new, key=lambda s: s.start), default="outside")
-
-    def _spans(
-        self,
-        doc: Doc,
-        tag_ids: np.ndarray,
-        probs: Optional[np.ndarray],
-        tag_names: List[str],
-    ) -> List[Tuple[Span, Optional[float]]]:
-        """The spans of legal BILUO tags with their scores (mean marginal;
-        None without marginals), without spans that have no letter or digit,
-        spans under their label's threshold and spans inside known non-PHI
-        (rules' `doc.spans["phi_not"]`)."""
-        thresholds = self.cfg["thresholds"]
-        if thresholds and probs is None:
-            raise ValueError(
-                f"'{self.name}': thresholds were set after prediction, which "
-                "computed no scores; predict again"
-            )
-        scored = []
-        for span in drop_not_phi(doc, biluo_spans(doc, tag_ids, tag_names)):
-            score = _mean(probs, span.start, span.end)
-            if score is None or score >= threshold_of(thresholds, span.label_):
-                scored.append((span, score))
-        return scored
-
-    def threshold(self, label: str) -> float:
-        """The minimum `phi_score` of a label's spans.
-
-        label (str): The label.
-        RETURNS (float): thresholds[label], else thresholds["*"], else 0.
-        """
-        return threshold_of(self.cfg["thresholds"], label)
+    @property
+    def max_doc_tokens(self) -> int:
+        """RETURNS (int): Docs longer than this are predicted in pieces."""
+        return MAX_DOC_TOKENS
 
     def to_bytes(self, *, exclude: Iterable[str] = SimpleFrozenList()) -> bytes:
         """Serialize the cfg, the lexicons and the CRFsuite model.
@@ -631,16 +513,6 @@ def _known_tag(tag: Optional[str], keep: Optional[Set[str]]) -> Optional[str]:
     if tag in MISSING_TAGS or tag == "O" or keep is None:
         return tag
     return tag if tag[2:] in keep else None
-
-
-def _mean(probs: Optional[np.ndarray], start: int, end: int) -> Optional[float]:
-    """The mean of the tokens' marginals, None without marginals."""
-    return None if probs is None else float(np.mean(probs[start:end]))
-
-
-def _set_extensions(span: Span, score: Optional[float]) -> None:
-    span._.phi_source = SOURCE
-    span._.phi_score = score
 
 
 def _label_list(labels: Any, name: str) -> List[str]:

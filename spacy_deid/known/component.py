@@ -20,8 +20,7 @@ Put it after the detectors and before `phi_surrogates`; the runner
 (`spacy_deid.run.runner.deidentify_items`) adds it there when a pipeline has none.
 """
 
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence
-from typing import Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence
 
 from spacy.language import Language
 from spacy.pipeline import Pipe
@@ -29,7 +28,9 @@ from spacy.tokens import Doc, Span
 
 from ..core.cfg_io import CfgSerializable
 from ..labels.maps import apply, get_label_map
-from ..core.extensions import install_extensions
+from ..core.extensions import ENTS, ENT_IOB, ENT_TYPE, FLAGS, KNOWN_PHI, SCORES
+from ..core.extensions import SOURCE_ATTR, SPAN_GROUPS, install_extensions
+from ..tagging.ents import union_runs, write_ents
 from .items import KnownItem, validate_known
 from .names import MIN_PART_LENGTH
 from .variants import KnownMatch, compile_known
@@ -49,7 +50,8 @@ DEFAULT_CONFIG: Dict[str, Any] = {
 
 @Language.factory(
     "phi_known",
-    assigns=["doc.ents", "doc.spans"],
+    requires=[ENTS, KNOWN_PHI, FLAGS],
+    assigns=[ENTS, SPAN_GROUPS, ENT_IOB, ENT_TYPE, SOURCE_ATTR, SCORES, FLAGS],
     default_config=DEFAULT_CONFIG,
 )
 def make_phi_known(
@@ -150,54 +152,21 @@ def _to_spans(doc: Doc, matches: List[KnownMatch]) -> List[Span]:
     return spans
 
 
-def _groups(intervals: List[Tuple[int, int, int]]) -> List[List[int]]:
-    """Indices of overlapping (start, end, index) token intervals, grouped
-    transitively, in order."""
-    groups: List[List[int]] = []
-    end = -1
-    for start, stop, index in sorted(intervals):
-        if groups and start < end:
-            groups[-1].append(index)
-            end = max(end, stop)
-        else:
-            groups.append([index])
-            end = stop
-    return groups
-
-
 def merge_known_spans(doc: Doc, known: List[Span]) -> None:
     """Write known spans to `doc.ents`: overlapping known spans and the
     entities they overlap become one span with the label of the longest
-    known span in it; other entities are kept.
+    known span in it (`ents.union_runs`); other entities are kept.
 
     doc (Doc): The doc.
     known (List[Span]): Known spans (may overlap).
     """
-    existing = list(doc.ents)
-    spans = known + existing
-    n_known = len(known)
-    intervals = [(span.start, span.end, i) for i, span in enumerate(spans)]
-    merged: List[Tuple[Span, List[Span]]] = []
-    for group in _groups(intervals):
-        if not any(i < n_known for i in group):
-            continue
-        members = [spans[i] for i in group]
-        label = max((spans[i] for i in group if i < n_known), key=_length).label_
-        start = min(span.start for span in members)
-        end = max(span.end for span in members)
-        old = [spans[i] for i in group if i >= n_known]
-        merged.append((Span(doc, start, end, label=label), old))
-    doc.set_ents([span for span, _ in merged], default="unmodified")
+    merged = union_runs(list(doc.ents), known)
+    write_ents(doc, [span for span, _ in merged], default="unmodified")
     for span, old in merged:
         flags = sorted({flag for ent in old for flag in ent._.phi_flags or []})
         span._.phi_source = SOURCE
         span._.phi_score = 1.0
         span._.phi_flags = flags or None
-
-
-def _length(span: Span) -> Tuple[int, int]:
-    """Longest first; of equal length, the earliest."""
-    return (span.end_char - span.start_char, -span.start_char)
 
 
 class KnownPhiMarker(CfgSerializable, Pipe):
@@ -257,16 +226,6 @@ class KnownPhiMarker(CfgSerializable, Pipe):
         except Exception as e:
             error_handler(self.name, self, [doc], e)
             return doc
-
-    def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128) -> Iterator[Doc]:
-        """Process a stream of docs.
-
-        stream (Iterable[Doc]): The docs.
-        batch_size (int): Unused.
-        YIELDS (Doc): The processed docs.
-        """
-        for doc in stream:
-            yield self(doc)
 
     def initialize(
         self, get_examples: Optional[Callable] = None, *, nlp: Any = None

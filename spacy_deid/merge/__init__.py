@@ -14,11 +14,11 @@ from .strategies import (
     MergedSpan,
     SourceSpan,
     merge_priority,
-    merge_spans,
+    merge_sources,
     merge_union,
     merge_vote,
-    overlap_runs,
 )
+from ..tagging.ents import overlap_runs
 
 __all__ = [
     "PhiMerger",
@@ -27,7 +27,7 @@ __all__ = [
     "MergedSpan",
     "SourceSpan",
     "merge_priority",
-    "merge_spans",
+    "merge_sources",
     "merge_union",
     "merge_vote",
     "overlap_runs",

@@ -29,7 +29,9 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from ..core.cfg_io import CfgSerializable
+from ..core.extensions import ENTS, ENT_IOB, ENT_TYPE, FLAGS, SCORES, SOURCE_ATTR
 from ..core.extensions import install_extensions
+from ..tagging.ents import write_ents
 
 install_extensions()
 
@@ -39,7 +41,9 @@ _COPIED = ("phi_source", "phi_score", "phi_flags")
 
 @Language.factory(
     "phi_boundaries",
-    assigns=["doc.ents", "token.ent_iob", "token.ent_type"],
+    # The extensions are read only to copy them to the trimmed spans.
+    requires=[ENTS, SOURCE_ATTR, SCORES, FLAGS],
+    assigns=[ENTS, ENT_IOB, ENT_TYPE, SOURCE_ATTR, SCORES, FLAGS],
     default_config={"strip_prefixes": {}, "split_labels": []},
 )
 def make_phi_boundaries(
@@ -95,7 +99,7 @@ class PhiBoundaries(CfgSerializable):
             if ent.label_ in split:
                 spans = [piece for span in spans for piece in _split(span)]
             ents.extend(_copy_attrs(ent, span) for span in spans)
-        doc.set_ents(ents, default="outside")
+        write_ents(doc, ents, default="outside")
         return doc
 
     def _load_cfg(self, cfg: Dict[str, Any]) -> None:

@@ -29,7 +29,7 @@ as an output span read the output's values afterwards (shared storage).
 import math
 import numbers
 from bisect import bisect_right
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
 from spacy.language import Language
 from spacy.pipeline import Pipe
@@ -38,9 +38,11 @@ from spacy.training import Example
 
 from ..core.scorers import PHI_SCORE_WEIGHTS
 from ..core.cfg_io import CfgSerializable
-from ..core.extensions import install_extensions
+from ..core.extensions import ENTS, ENT_IOB, ENT_TYPE, FLAGS, SCORES, SOURCE_ATTR
+from ..core.extensions import SOURCES_ATTR, SPAN_GROUPS, install_extensions
 from ..labels import NOT_PHI_KEY
-from .strategies import STRATEGIES, MergedSpan, SourceSpan, merge_spans
+from ..tagging.ents import spans_outside, token_mask, write_ents
+from .strategies import STRATEGIES, MergedSpan, SourceSpan, merge_sources
 
 install_extensions()
 
@@ -50,15 +52,9 @@ _BOOL_SETTINGS = ("extend", "drop_not_phi", "overwrite_ents")
 
 @Language.factory(
     "phi_merge",
-    assigns=[
-        "doc.ents",
-        "token.ent_iob",
-        "token.ent_type",
-        "span._.phi_source",
-        "span._.phi_sources",
-        "span._.phi_score",
-        "span._.phi_flags",
-    ],
+    # doc.ents is read with overwrite_ents = False.
+    requires=[SPAN_GROUPS, SCORES, FLAGS, ENTS],
+    assigns=[ENTS, ENT_IOB, ENT_TYPE, SOURCE_ATTR, SOURCES_ATTR, SCORES, FLAGS],
     default_config={
         "sources": DEFAULT_SOURCES,
         "strategy": "priority",
@@ -188,31 +184,13 @@ class PhiMerger(CfgSerializable, Pipe):
         self.set_annotations(doc, merged, flags)
         return doc
 
-    def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128) -> Iterator[Doc]:
-        """Merge the spans of a stream of docs. A doc that fails goes to the
-        error handler (by default the error is raised) and is not yielded, so
-        it can never pass on as if it had been merged.
-
-        stream (Iterable[Doc]): The docs.
-        batch_size (int): Unused.
-        YIELDS (Doc): The docs, in order.
-        """
-        error_handler = self.get_error_handler()
-        for doc in stream:
-            try:
-                doc = self(doc)
-            except Exception as e:
-                error_handler(self.name, self, [doc], e)
-                continue
-            yield doc
-
     def merge(self, spans: List[SourceSpan]) -> List[MergedSpan]:
         """Merge source spans with the configured strategy.
 
         spans (List[SourceSpan]): From `source_spans`.
         RETURNS (List[MergedSpan]): Non-overlapping spans in text order.
         """
-        return merge_spans(
+        return merge_sources(
             spans,
             self.cfg["sources"],
             strategy=self.cfg["strategy"],
@@ -264,9 +242,8 @@ class PhiMerger(CfgSerializable, Pipe):
         new = [Span(doc, m.start, m.end, label=m.label) for m in merged]
         kept: List[Span] = []
         if not self.cfg["overwrite_ents"]:
-            ends = [m.end for m in merged]
-            kept = [e for e in doc.ents if not _overlaps_any(e, merged, ends)]
-        doc.set_ents(sorted(kept + new, key=lambda s: s.start), default="outside")
+            kept = spans_outside(list(doc.ents), token_mask(len(doc), new))
+        write_ents(doc, kept + new, default="outside")
         for span, m in zip(new, merged, strict=True):
             run_flags = sorted({flag for i in m.members for flag in flags[i]})
             span._.phi_source = m.source
@@ -285,16 +262,6 @@ class PhiMerger(CfgSerializable, Pipe):
         get_examples (Optional[Callable]): Ignored.
         nlp (Optional[Language]): Ignored.
         """
-
-    def score(self, examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
-        """Score the merged entities.
-
-        examples (Iterable[Example]): The examples to score.
-        RETURNS (Dict[str, Any]): The scores, from the configured scorer.
-        """
-        if self.scorer is None:
-            return {}
-        return self.scorer(examples, **kwargs)
 
     def _load_cfg(self, cfg: Dict[str, Any]) -> None:
         """Take stored settings (missing ones keep their current value)."""
@@ -385,10 +352,3 @@ def _inside(runs: List[Tuple[int, int]], span: Span) -> bool:
     """Whether every token of the span is in one of the (sorted) runs."""
     i = bisect_right(runs, (span.start, len(span.doc) + 1)) - 1
     return i >= 0 and runs[i][1] >= span.end
-
-
-def _overlaps_any(ent: Span, merged: List[MergedSpan], ends: List[int]) -> bool:
-    """Whether an entity overlaps one of the (sorted, disjoint) merged spans,
-    whose ends are `ends`."""
-    i = bisect_right(ends, ent.start)
-    return i < len(merged) and merged[i].start < ent.end

@@ -28,6 +28,8 @@ from bisect import bisect_left, bisect_right, insort
 from dataclasses import dataclass
 from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
+from ..tagging.ents import overlap_runs
+
 STRATEGIES = ("priority", "union", "vote")
 
 
@@ -66,7 +68,7 @@ class _Block:
 RankKey = Tuple[int, int, int, float, str]
 
 
-def merge_spans(
+def merge_sources(
     spans: Sequence[SourceSpan],
     sources: Sequence[str],
     *,
@@ -215,26 +217,6 @@ def merge_vote(
             span = spans[head]
             out.append(_merged(spans, span.start, span.end, head, members))
     return sorted(out, key=lambda m: m.start)
-
-
-def overlap_runs(intervals: Sequence[Tuple[int, int]]) -> List[List[int]]:
-    """Group intervals into connected runs of overlapping ones. Intervals that
-    only touch (one ends where the next starts) are in different runs.
-
-    intervals (Sequence[Tuple[int, int]]): (start, end) pairs, end exclusive.
-    RETURNS (List[List[int]]): Indices per run, runs in text order.
-    """
-    order = sorted(range(len(intervals)), key=lambda i: intervals[i])
-    runs: List[List[int]] = []
-    end = None
-    for i in order:
-        start, stop = intervals[i]
-        if end is None or start >= end:
-            runs.append([])
-            end = stop
-        runs[-1].append(i)
-        end = max(end, stop)
-    return runs
 
 
 def _check_spans(spans: Sequence[SourceSpan], sources: Sequence[str]) -> Dict[str, int]:

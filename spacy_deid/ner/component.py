@@ -41,25 +41,23 @@ from typing import Union
 import numpy as np
 from spacy.language import Language
 from spacy.pipeline import TrainablePipe
-from spacy.tokens import Doc, Span, SpanGroup
+from spacy.tokens import Doc
 from spacy.training import Example, validate_examples, validate_get_examples
 from spacy.vocab import Vocab
 from thinc.api import Config, Model, Optimizer, set_dropout_rate
 from thinc.types import Floats2d
 
 from ..core.cfg_io import load_overrides
-from ..core.extensions import install_extensions
-from ..labels import NOT_PHI_KEY
+from ..core.extensions import ENTS, ENT_IOB, ENT_TYPE, SCORES, SENTS, SOURCE_ATTR
+from ..core.extensions import SPAN_GROUPS, install_extensions
 from ..core.scorers import PHI_SCORE_WEIGHTS, score_phi
+from ..labels import NOT_PHI_KEY
+from ..tagging.crf import CRFGrads, CRFParams, constraint_params, crf_loss
+from ..tagging.crf import length_groups, log_softmax, pad_batch, softmax_loss
+from ..tagging.segments import MAX_DOC_TOKENS, listens_upstream
+from ..tagging.spans import check_recall_bias, check_thresholds
+from ..tagging.tagger import BiluoTagger
 from ._crf_layer import get_crf_params
-from ..tagging.crf import CRFGrads, constraint_params, crf_loss
-from ..tagging.crf import crf_marginals, length_groups, log_softmax, pad_batch, softmax_loss
-from ..tagging.crf import BiluoLabels, CRFParams, viterbi, viterbi_seqs
-from ..tagging.spans import biluo_spans, bias_emissions, check_recall_bias, check_thresholds
-from ..tagging.spans import threshold_of
-from ..tagging.spans import drop_not_phi as _drop_not_phi
-from ..tagging.segments import MAX_DOC_TOKENS, Prediction, join_predictions, listens_upstream
-from ..tagging.segments import split_docs
 
 install_extensions()
 
@@ -67,23 +65,13 @@ SOURCE = "phi_ner"
 SCORE_REDUCERS = ("mean", "min")
 LOSSES = ("crf", "softmax")
 MISSING = -1
-# Run the model on at most this many tokens at once (the token BiLSTM runs
-# packed, see `_with_packed`, so its memory grows with the number of tokens,
-# not with n_docs * longest), and decode tags alone (Viterbi, packed) at most
-# this many tokens at once: a runner batch of 64 notes (11,000-27,000 tokens
-# in the benchmark's notes) is one group, so each time step runs on every
-# note still running. In groups of 16,384 padded slots, as before, the token
-# BiLSTM ran ~1.5x as many steps on ~40% fewer rows. 65,536 was no faster on
-# such batches and took a 1,000,000-character note to a peak RSS of 571 MB
-# (485 MB with 32,768). With probabilities (CRF marginals, which are padded)
-# decoding runs in groups of at most MAX_CRF_SLOTS padded (doc, token)
-# slots. The peak memory of prediction is bounded by these, not by the batch
-# size. Grouping changes the emission scores only by float rounding (~1e-5);
-# the tags were the same on the dev sets and the benchmark notes.
-MAX_CRF_SLOTS = 16384
-MAX_CRF_TOKENS = 32768
+# Run the model on at most this many tokens at once. The token BiLSTM runs
+# packed (see `tagging.packing`), so its memory grows with the number of
+# tokens, not with n_docs * longest; a runner batch of 64 notes is one group,
+# so each time step runs on every note still running. Grouping changes the
+# emission scores only by float rounding (~1e-5). Decoding is grouped in
+# `tagging.tagger` (MAX_CRF_TOKENS, MAX_CRF_SLOTS).
 MAX_PREDICT_TOKENS = 32768
-# `thresholds` key for the labels without their own key.
 # Recall settings, read at prediction time. A model saved before they existed
 # loads with the constructor's values (these defaults unless configured).
 RECALL_DEFAULTS: Dict[str, Any] = {
@@ -118,7 +106,9 @@ DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
 
 @Language.factory(
     "phi_ner",
-    assigns=["doc.ents", "doc.spans", "token.ent_iob", "token.ent_type"],
+    # doc.ents: merged with (no spans_key); doc.spans: known non-PHI.
+    requires=[SENTS, ENTS, SPAN_GROUPS],
+    assigns=[ENTS, SPAN_GROUPS, ENT_IOB, ENT_TYPE, SOURCE_ATTR, SCORES],
     default_config={
         "model": DEFAULT_MODEL,
         "overwrite_ents": False,
@@ -193,8 +183,11 @@ def make_phi_ner(
     )
 
 
-class PhiEntityRecognizer(BiluoLabels, TrainablePipe):
-    """A BiLSTM-CRF named entity tagger for PHI."""
+class PhiEntityRecognizer(BiluoTagger, TrainablePipe):
+    """A BiLSTM-CRF named entity tagger for PHI: the shared BILUO tagger
+    (`tagging.tagger`) with emission scores from a thinc model."""
+
+    source = SOURCE
 
     def __init__(
         self,
@@ -244,8 +237,8 @@ class PhiEntityRecognizer(BiluoLabels, TrainablePipe):
         }
         _check_cfg(self.cfg)
         # Whether prediction computes the probabilities behind `phi_score`
-        # (always with `thresholds`). Not saved: `runner.deidentify_items`
-        # turns it off for a run in which nothing reads the scores.
+        # (always with `thresholds`). Not saved: a run in which nothing reads
+        # the scores turns it off (`skip_unread`).
         self.with_scores = True
 
     def add_label(self, label: str) -> int:
@@ -299,23 +292,6 @@ class PhiEntityRecognizer(BiluoLabels, TrainablePipe):
         sample = [eg.predicted for eg in islice(get_examples(), 10)]
         self.model.initialize(X=sample)
 
-    def predict(self, docs: Iterable[Doc]) -> List[Prediction]:
-        """Decode the best legal BILUO tags and their marginals. Docs are not
-        modified. A doc longer than `segments.MAX_DOC_TOKENS` tokens is
-        predicted in pieces (cut at line breaks where possible), so that
-        memory stays bounded however long a note is; not with a model that
-        listens to an upstream component (whose output pieces lack).
-
-        docs (Iterable[Doc]): The docs.
-        RETURNS (List[Prediction]): (tag ids, marginals) per doc.
-        """
-        docs = list(docs)
-        if listens_upstream(self.model):
-            return self.decode(self.emission_scores(docs))
-        pieces, owners = split_docs(docs, MAX_DOC_TOKENS)
-        preds = self.decode(self.emission_scores(pieces))
-        return join_predictions(preds, owners, len(docs))
-
     def emission_scores(self, docs: Iterable[Doc]) -> List[Floats2d]:
         """The model's emission scores, before any recall bias. With `decode`,
         a sweep over settings read at decoding time (e.g. recall_bias) runs
@@ -334,174 +310,63 @@ class PhiEntityRecognizer(BiluoLabels, TrainablePipe):
                 scores[i] = doc_scores
         return scores
 
-    def decode(self, scores: List[Floats2d]) -> List[Prediction]:
-        """Decode emission scores (from `emission_scores`) with the current
-        cfg: `predict(docs) == decode(emission_scores(docs))` for docs of at
-        most `segments.MAX_DOC_TOKENS` tokens.
+    def whole_docs(self) -> bool:
+        """RETURNS (bool): True for a model that listens to an upstream
+        component (whose output pieces of a doc lack)."""
+        return listens_upstream(self.model)
 
-        scores (List[Floats2d]): (n_tokens, n_tags) scores per doc.
-        RETURNS (List[Prediction]): (tag ids, marginals) per doc.
+    @property
+    def max_doc_tokens(self) -> int:
+        """RETURNS (int): Docs longer than this are predicted in pieces."""
+        return MAX_DOC_TOKENS
+
+    def to_numpy(self, scores: Floats2d) -> np.ndarray:
+        """RETURNS (ndarray): Emission scores as a numpy array."""
+        return self.model.ops.to_numpy(scores)
+
+    def crf_params(self) -> CRFParams:
+        """The learned CRF scores, or the BILUO constraints alone for the
+        softmax loss.
+
+        RETURNS (CRFParams): The constrained scores to decode with.
         """
-        empty: Prediction = np.zeros((0,), dtype="i8"), np.zeros((0,), dtype="f4")
-        keep = [i for i, score in enumerate(scores) if len(score)]
-        preds = [empty for _ in scores]
-        if not keep:
-            return preds
-        tags, probs = self._decode([scores[i] for i in keep])
-        for i, tag_ids, tag_probs in zip(keep, tags, probs, strict=True):
-            preds[i] = tag_ids, tag_probs
-        return preds
+        if self.cfg["loss"] == "softmax":
+            return constraint_params(len(self.tag_names))
+        return get_crf_params(self.model.get_ref("crf"))
 
-    def _decode(
-        self, scores: List[Floats2d]
-    ) -> Tuple[List[np.ndarray], List[Optional[np.ndarray]]]:
-        """Viterbi tags and their probabilities (None unless `with_scores`
-        or `thresholds`). Tags alone are decoded packed, in groups of at most
-        `MAX_CRF_TOKENS` tokens; with probabilities, in padded groups of docs
-        of similar length so that the CRF arrays stay small."""
-        n_tags = len(self.tag_names)
-        tags: List[np.ndarray] = [np.zeros(0, dtype="i8")] * len(scores)
-        probs: List[Optional[np.ndarray]] = [None] * len(scores)
-        lengths = [len(s) for s in scores]
-        if not (self.with_scores or self.cfg["thresholds"]):
-            for group in length_groups(lengths, MAX_CRF_TOKENS, packed=True):
-                seqs = [self.model.ops.to_numpy(scores[i]) for i in group]
-                group_tags, _ = viterbi_seqs(*self._decoding(seqs))
-                for i, path in zip(group, group_tags, strict=True):
-                    tags[i] = path
-            return tags, probs
-        for group in length_groups(lengths, MAX_CRF_SLOTS):
-            seqs = [self.model.ops.to_numpy(scores[i]) for i in group]
-            emissions, group_lengths = pad_batch(seqs, n_tags)
-            paths, tag_probs = self._decode_padded(emissions, group_lengths)
-            for row, i in enumerate(group):
-                path = paths[row, : group_lengths[row]]
-                tags[i] = path
-                probs[i] = tag_probs[row, np.arange(len(path)), path].astype("f4")
-        return tags, probs
+    def decoding_scores(self, scores: Floats2d) -> np.ndarray:
+        """The biased emission scores (see `BiluoTagger.decoding_scores`), as
+        log-softmax probabilities for the softmax loss.
 
-    def _decoding(
-        self, emissions: List[np.ndarray]
-    ) -> Tuple[List[np.ndarray], CRFParams]:
-        """What Viterbi decodes: the emissions with cfg "recall_bias" added to
-        every non-"O" tag, as log-softmax probabilities for the softmax loss,
-        and the transition scores (the BILUO constraints alone for the softmax
-        loss). Viterbi and the marginals compute in float64 whatever they get."""
-        seqs = [bias_emissions(e, self.cfg["recall_bias"]) for e in emissions]
+        scores (Floats2d): (n_tokens, n_tags) emission scores.
+        RETURNS (ndarray): The scores decoded.
+        """
+        biased = super().decoding_scores(scores)
         if self.cfg["loss"] == "softmax":
             # Renormalised: log_softmax(E + b) differs from log_softmax(E) + b
             # by a constant per token, so the best path is the same.
-            return [log_softmax(e) for e in seqs], constraint_params(
-                len(self.tag_names)
-            )
-        return seqs, get_crf_params(self.model.get_ref("crf"))
+            return log_softmax(biased)
+        return biased
 
-    def _decode_padded(
-        self, emissions: np.ndarray, lengths: np.ndarray
-    ) -> Tuple[np.ndarray, np.ndarray]:
-        """Viterbi paths (B, T) and tag probabilities (B, T, K) of a padded
-        batch: CRF marginals, or softmax probabilities (cfg "loss"), both of
-        the emissions as `_decoding` gives them."""
-        (decoded,), params = self._decoding([emissions])
-        paths, _ = viterbi(decoded, lengths, params)
+    def tag_probs(
+        self, emissions: np.ndarray, lengths: np.ndarray, params: CRFParams
+    ) -> np.ndarray:
+        """CRF marginals, or softmax probabilities (cfg "loss").
+
+        emissions (ndarray): Decoding scores (B, T, K).
+        lengths (ndarray): Doc lengths (B,).
+        params (CRFParams): The CRF scores.
+        RETURNS (ndarray): (B, T, K) probabilities.
+        """
         if self.cfg["loss"] == "softmax":
-            return paths, np.exp(decoded)
-        return paths, crf_marginals(decoded, lengths, params)
+            return np.exp(emissions)
+        return super().tag_probs(emissions, lengths, params)
 
-    def set_annotations(self, docs: Iterable[Doc], preds: List[Prediction]) -> None:
-        """Write the predicted spans, less those inside known non-PHI and
-        those below their label's threshold (cfg "thresholds"), to
-        `doc.spans[spans_key]` (cfg "spans_key"), or else to `doc.ents` per
-        `overwrite_ents` and `protected_labels` (see `merge_ents`).
-
-        docs (Iterable[Doc]): The docs.
-        preds (List[Prediction]): From `predict`.
-        """
-        tag_names = self.tag_names
+    def annotation_settings(self) -> Tuple[Dict[str, float], Optional[str]]:
+        """RETURNS (Tuple[Dict[str, float], Optional[str]]): The thresholds
+        and spans key, checked again (the cfg may have changed since)."""
         thresholds = check_thresholds(self.cfg["thresholds"], self.labels)
-        spans_key = _check_spans_key(self.cfg["spans_key"])
-        for doc, (tag_ids, probs) in zip(docs, preds, strict=True):
-            spans = _drop_not_phi(doc, biluo_spans(doc, tag_ids, tag_names))
-            spans = self._above_threshold(spans, probs, thresholds)
-            if spans_key is None:
-                self._merge_into_ents(doc, spans, probs)
-            else:
-                self._write_group(doc, spans, probs, spans_key)
-
-    def _above_threshold(
-        self,
-        spans: List[Span],
-        probs: Optional[np.ndarray],
-        thresholds: Dict[str, float],
-    ) -> List[Span]:
-        """The spans whose score reaches their label's threshold ("*" for
-        labels without one; no threshold: all)."""
-        if not thresholds:
-            return spans
-        if probs is None:
-            raise ValueError(
-                f"'{self.name}': thresholds were set after prediction, which "
-                "computed no scores; predict again"
-            )
-        return [
-            span
-            for span in spans
-            if self._score(span, probs) >= threshold_of(thresholds, span.label_)
-        ]
-
-    def _merge_into_ents(
-        self, doc: Doc, spans: List[Span], probs: Optional[np.ndarray]
-    ) -> None:
-        """Merge the spans into `doc.ents` (see `merge_ents`)."""
-        kept, new = merge_ents(
-            list(doc.ents),
-            spans,
-            overwrite=self.cfg["overwrite_ents"],
-            protected=self.cfg["protected_labels"],
-        )
-        # Extension values are keyed by character offsets: set them only on
-        # the spans written, never on a discarded one.
-        for span in new:
-            span._.phi_source = SOURCE
-            span._.phi_score = self._score(span, probs)
-        ents = sorted(kept + new, key=lambda span: span.start)
-        doc.set_ents(ents, default="outside")
-
-    def _write_group(
-        self, doc: Doc, spans: List[Span], probs: Optional[np.ndarray], key: str
-    ) -> None:
-        """Write the spans to `doc.spans[key]`, leaving `doc.ents` unchanged.
-
-        The group's attrs hold "phi_source" and "phi_scores" (one per span, in
-        group order). Extension values are keyed by character offsets, so a
-        span at the offsets of a span annotated by another component (an
-        entity, a rule candidate) keeps that component's `phi_source` and
-        `phi_score` rather than changing it; the group attrs always hold this
-        component's scores.
-
-        RAISES (ValueError): `doc.spans[key]` holds spans of another component.
-        """
-        if key in doc.spans and len(doc.spans[key]):
-            if doc.spans[key].attrs.get("phi_source") != SOURCE:
-                raise ValueError(
-                    f"'{self.name}': doc.spans['{key}'] already holds spans of "
-                    "another component; give phi_ner another spans_key"
-                )
-        scores = [self._score(span, probs) for span in spans]
-        for span, score in zip(spans, scores, strict=True):
-            if span._.phi_source in (None, SOURCE):
-                span._.phi_source = SOURCE
-                span._.phi_score = score
-        attrs = {"phi_source": SOURCE, "phi_scores": scores}
-        doc.spans[key] = SpanGroup(doc, name=key, attrs=attrs, spans=spans)
-
-    def _score(self, span: Span, probs: Optional[np.ndarray]) -> Optional[float]:
-        """Mean or min of the span's token probabilities (cfg
-        "score_reduce"); None without probabilities."""
-        if probs is None:
-            return None
-        reduce = np.mean if self.cfg["score_reduce"] == "mean" else np.min
-        return float(reduce(probs[span.start : span.end]))
+        return thresholds, _check_spans_key(self.cfg["spans_key"])
 
     def gold_tag_ids(self, example: Example) -> np.ndarray:
         """Gold tag ids aligned to the predicted tokens; MISSING (-1) where the
@@ -630,103 +495,6 @@ class PhiEntityRecognizer(BiluoLabels, TrainablePipe):
         _fill_defaults(self.cfg)
         _check_cfg(self.cfg)
         return self
-
-
-def merge_ents(
-    existing: List[Span],
-    spans: List[Span],
-    *,
-    overwrite: bool,
-    protected: Iterable[str] = (),
-) -> Tuple[List[Span], List[Span]]:
-    """Decide which earlier entities and model spans end up in `doc.ents`.
-
-    overwrite = False: every earlier entity is kept and a model span is written
-    only if it overlaps none. overwrite = True: earlier entities with a
-    protected label are kept and model spans overlapping them are dropped;
-    an other earlier entity gives way to overlapping model spans that cover
-    all of its tokens; where they cover only part of it, the run of overlapping
-    spans becomes one span with the earlier entity's label (so a shorter model
-    span never uncovers PHI a rule found). Neither list may overlap itself;
-    the result does not overlap.
-
-    existing (List[Span]): Entities set by earlier components.
-    spans (List[Span]): Model spans.
-    overwrite (bool): The `overwrite_ents` setting.
-    protected (Iterable[str]): The `protected_labels` setting.
-    RETURNS (Tuple[List[Span], List[Span]]): Earlier entities to keep and model
-        spans to write, each in its input order.
-    """
-    n = max([s.end for s in existing + spans], default=0)
-    if not overwrite:
-        return existing, _outside(spans, _token_mask(n, existing))
-    protected = set(protected)
-    kept = [e for e in existing if e.label_ in protected]
-    free = _outside(spans, _token_mask(n, kept))
-    others = [e for e in existing if e.label_ not in protected]
-    new: List[Span] = []
-    for rules, models in _overlap_groups(others, free):
-        if not models:
-            kept.extend(rules)
-        elif not rules or _covers(models, rules):
-            new.extend(models)
-        else:
-            new.append(_union(rules, models))
-    return sorted(kept, key=_start), sorted(new, key=_start)
-
-
-def _covers(models: List[Span], rules: List[Span]) -> bool:
-    """Whether the model spans cover every token of the rule spans (work in
-    proportion to the spans, not to the doc: this runs once per overlap)."""
-    covered = {i for span in models for i in range(span.start, span.end)}
-    return all(i in covered for span in rules for i in range(span.start, span.end))
-
-
-def _start(span: Span) -> int:
-    return span.start
-
-
-def _overlap_groups(
-    rules: List[Span], models: List[Span]
-) -> List[Tuple[List[Span], List[Span]]]:
-    """Group two span lists (neither overlapping itself) into connected
-    runs of overlapping spans: (rule spans, model spans) per run."""
-    tagged = sorted(
-        [(s, False) for s in rules] + [(s, True) for s in models],
-        key=lambda item: (item[0].start, item[0].end),
-    )
-    groups: List[Tuple[List[Span], List[Span]]] = []
-    end = -1
-    for span, is_model in tagged:
-        if span.start >= end:
-            groups.append(([], []))
-        groups[-1][int(is_model)].append(span)
-        end = max(end, span.end)
-    return groups
-
-
-def _union(rules: List[Span], models: List[Span]) -> Span:
-    """One span over a run of overlapping rule and model spans, labelled like
-    its longest rule span: the model only partly covers a rule entity, so
-    neither alone may be trusted to cover all of the PHI."""
-    spans = rules + models
-    label = max(rules, key=len).label_
-    doc = rules[0].doc
-    start = min(s.start for s in spans)
-    return Span(doc, start, max(s.end for s in spans), label=label)
-
-
-def _token_mask(n: int, spans: Iterable[Span]) -> np.ndarray:
-    """Boolean (n,) array: True on the tokens covered by spans."""
-    mask = np.zeros(n, dtype=bool)
-    for span in spans:
-        mask[span.start : span.end] = True
-    return mask
-
-
-def _outside(spans: List[Span], mask: np.ndarray) -> List[Span]:
-    """The spans that cover no masked token."""
-    return [s for s in spans if not mask[s.start : s.end].any()]
 
 
 def _label_list(labels: Sequence[str]) -> List[str]:

@@ -18,17 +18,13 @@ one scan of the text, the patterns that cannot match it (once the ruler has
 seen enough text for that to pay).
 """
 
-import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import (
     Any,
     Callable,
     Dict,
     Iterable,
-    Iterator,
     List,
-    NamedTuple,
     Optional,
     Sequence,
     Set,
@@ -46,43 +42,25 @@ from spacy.util import SimpleFrozenList, ensure_path
 
 from ..core.cfg_io import load_overrides, without
 from ..labels.maps import LABEL_MAP_NAMES, LabelMap, apply, get_label_map
-from ..core.extensions import install_extensions
+from ..core.extensions import ENTS, ENT_IOB, ENT_TYPE, FLAGS, SCORES, SOURCE_ATTR
+from ..core.extensions import SPAN_GROUPS, install_extensions
+from ..tagging.ents import first_free, replaced_tokens, write_ents
 from ..labels import LABELS, NOT_PHI_KEY, normalize_label
-from .patterns._common import DEFAULT_WINDOW
+from . import matching
+from .matching import Candidate, CompiledPattern, PatternType, compile_pattern
+from .matching import share_matches, validate_pattern
 from .patterns.negatives import NOT_PHI
-from .gate import Gate, finditer as gated_finditer, make_gate
 from .prefilter import Prefilter
-from .scout import make_scout
-from .validators import VALIDATORS, get_validator
 
 install_extensions()
 
 DEFAULT_SPANS_KEY = "phi_rules"
-PatternType = Dict[str, Any]
-_REQUIRED_KEYS = ("id", "label", "pattern")
-_KNOWN_KEYS = {
-    "id",
-    "label",
-    "pattern",
-    "flags",
-    "priority",
-    "validator",
-    "score",
-    "exclude_before",
-    "exclude_after",
-    "require_before",
-    "context_window",
-    "phi_group",
-}
-_FLAGS = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL, "x": re.VERBOSE}
 SOURCE_PREFIX = "rules:"
-# The named group that holds the PHI, unless a pattern names another.
-DEFAULT_PHI_GROUP = "phi"
-
 
 @Language.factory(
     "phi_rules",
-    assigns=["doc.ents", "doc.spans"],
+    requires=[ENTS],
+    assigns=[ENTS, SPAN_GROUPS, ENT_IOB, ENT_TYPE, SOURCE_ATTR, SCORES, FLAGS],
     default_config={
         "patterns": {"@misc": "spacy_deid.phi_patterns.v1"},
         "labels": None,
@@ -132,204 +110,6 @@ def make_phi_rules(
         prefilter=prefilter,
         scorer=scorer,
     )
-
-
-@dataclass(frozen=True)
-class CompiledPattern:
-    """A pattern dict compiled once (picklable: `re.Pattern` pickles)."""
-
-    index: int
-    id: str
-    label: str
-    regex: "re.Pattern[str]"
-    priority: int
-    score: float
-    validator: Optional[str]
-    exclude_before: Optional["re.Pattern[str]"]
-    exclude_after: Optional["re.Pattern[str]"]
-    require_before: Optional["re.Pattern[str]"]
-    window: int
-    scout: Optional["re.Pattern[str]"] = None
-    gate: Optional[Gate] = None
-    phi_group: str = DEFAULT_PHI_GROUP
-
-
-class Candidate(NamedTuple):
-    """A regex hit that passed its validator and exclusions."""
-
-    start_char: int
-    end_char: int
-    pattern: CompiledPattern
-    flags: Tuple[str, ...]
-
-    def rank(self) -> Tuple[int, int, int, int]:
-        """Sort key: higher priority, then longer, then earlier, then pattern order."""
-        length = self.end_char - self.start_char
-        return (-self.pattern.priority, -length, self.start_char, self.pattern.index)
-
-
-def validate_pattern(pattern: PatternType) -> None:
-    """Check one pattern dict; raise ValueError naming the pattern id if invalid.
-
-    pattern (PatternType): The pattern dict.
-    """
-    if not isinstance(pattern, dict):
-        raise ValueError("A PHI pattern must be a dict")
-    pid = pattern.get("id", "<no id>")
-    missing = [key for key in _REQUIRED_KEYS if not pattern.get(key)]
-    if missing:
-        raise ValueError(f"PHI pattern '{pid}' lacks {', '.join(missing)}")
-    unknown = sorted(set(pattern) - _KNOWN_KEYS)
-    if unknown:
-        raise ValueError(f"PHI pattern '{pid}' has unknown keys {', '.join(unknown)}")
-    if pattern["label"] != NOT_PHI and normalize_label(pattern["label"]) not in LABELS:
-        raise ValueError(f"PHI pattern '{pid}' has an unknown label")
-    if any(flag not in _FLAGS for flag in pattern.get("flags") or ""):
-        raise ValueError(
-            f"PHI pattern '{pid}' has unknown flags; use {''.join(_FLAGS)}"
-        )
-    if pattern.get("validator") and pattern["validator"] not in VALIDATORS:
-        raise ValueError(f"PHI pattern '{pid}' has an unknown validator")
-
-
-def _compile(regex: str, flags: str, pid: str) -> "re.Pattern[str]":
-    value = 0
-    for flag in flags:
-        value |= _FLAGS[flag]
-    try:
-        return re.compile(regex, value)
-    except re.error as err:
-        raise ValueError(
-            f"PHI pattern '{pid}' is not a valid regex: {err.msg}"
-        ) from None
-
-
-def compile_pattern(pattern: PatternType, index: int) -> CompiledPattern:
-    """Validate and compile one pattern dict.
-
-    pattern (PatternType): The pattern dict.
-    index (int): Its position, the last tie-breaker between candidates.
-    RETURNS (CompiledPattern): The compiled pattern.
-    """
-    validate_pattern(pattern)
-    pid = pattern["id"]
-    flags = pattern.get("flags") or ""
-    before, after = pattern.get("exclude_before"), pattern.get("exclude_after")
-    required = pattern.get("require_before")
-    regex = _compile(pattern["pattern"], flags, pid)
-    phi_group = pattern.get("phi_group") or DEFAULT_PHI_GROUP
-    if phi_group != DEFAULT_PHI_GROUP and phi_group not in regex.groupindex:
-        raise ValueError(f"PHI pattern '{pid}' has no group named '{phi_group}'")
-    return CompiledPattern(
-        index=index,
-        id=pid,
-        label=normalize_label(pattern["label"]),
-        regex=regex,
-        priority=int(pattern.get("priority") or 0),
-        score=1.0 if pattern.get("score") is None else float(pattern["score"]),
-        validator=pattern.get("validator") or None,
-        exclude_before=_compile(before, flags, pid) if before else None,
-        exclude_after=_compile(after, flags, pid) if after else None,
-        require_before=_compile(required, flags, pid) if required else None,
-        window=int(pattern.get("context_window") or DEFAULT_WINDOW),
-        scout=make_scout(regex),
-        gate=make_gate(regex),
-        phi_group=phi_group,
-    )
-
-
-def _phi_offsets(
-    match: "re.Match[str]", group: str = DEFAULT_PHI_GROUP
-) -> Optional[Tuple[int, int]]:
-    """The PHI span of a match: its `group` if the pattern has it, else the
-    whole match, without surrounding whitespace. None if empty."""
-    if group in match.re.groupindex:
-        start, end = match.span(group)
-        if start < 0:
-            return None
-    else:
-        start, end = match.span()
-    text = match.string
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return (start, end) if start < end else None
-
-
-def _context_ok(text: str, start: int, end: int, pattern: CompiledPattern) -> bool:
-    """Check the exclude/require regexes on the windows around a PHI span."""
-    before = text[max(0, start - pattern.window) : start]
-    after = text[end : end + pattern.window]
-    if pattern.require_before is not None and not pattern.require_before.search(before):
-        return False
-    if pattern.exclude_before is not None and pattern.exclude_before.search(before):
-        return False
-    if pattern.exclude_after is not None and pattern.exclude_after.search(after):
-        return False
-    return True
-
-
-def find_matches(text: str, pattern: CompiledPattern) -> Iterator["re.Match[str]"]:
-    """The matches of a pattern's regex over a text (`finditer`'s, found
-    through the pattern's gate and scout).
-
-    text (str): The text, normally `doc.text`.
-    pattern (CompiledPattern): The pattern.
-    RETURNS (Iterator[re.Match[str]]): The matches, in text order.
-    """
-    return gated_finditer(pattern.regex, pattern.scout, pattern.gate, text)
-
-
-def find_candidates(
-    text: str,
-    pattern: CompiledPattern,
-    matches: Optional[Iterable["re.Match[str]"]] = None,
-) -> List[Candidate]:
-    """Run one compiled pattern over a text, applying exclusions and validator.
-
-    text (str): The text, normally `doc.text`.
-    pattern (CompiledPattern): The pattern.
-    matches (Optional[Iterable[re.Match[str]]]): The regex's matches over the
-        text, if already found (for patterns that share a regex); None: find
-        them.
-    RETURNS (List[Candidate]): The accepted hits, in text order.
-    """
-    validator = get_validator(pattern.validator) if pattern.validator else None
-    if matches is None:
-        matches = find_matches(text, pattern)
-    found = []
-    for match in matches:
-        offsets = _phi_offsets(match, pattern.phi_group)
-        if offsets is None:
-            continue
-        start, end = offsets
-        if not _context_ok(text, start, end, pattern):
-            continue
-        flags: List[str] = []
-        if validator is not None:
-            result = validator(match, offsets)
-            if result is None:
-                continue
-            flags = result
-        found.append(Candidate(start, end, pattern, tuple(flags)))
-    return found
-
-
-def share_matches(patterns: Sequence[CompiledPattern]) -> List[List[CompiledPattern]]:
-    """Group patterns whose regexes are the same (source and flags), in
-    order of first appearance: their matches over a text are the same, so
-    `PhiRuler.match` finds them once per group. Patterns that mark different
-    groups of one regex as PHI (`phi_group`) share this way.
-
-    patterns (Sequence[CompiledPattern]): The patterns.
-    RETURNS (List[List[CompiledPattern]]): The groups.
-    """
-    groups: Dict[Tuple[str, int], List[CompiledPattern]] = {}
-    for pattern in patterns:
-        key = (pattern.regex.pattern, pattern.regex.flags)
-        groups.setdefault(key, []).append(pattern)
-    return list(groups.values())
 
 
 class PhiRuler(Pipe):
@@ -567,11 +347,11 @@ class PhiRuler(Pipe):
             if may_match is not None and index not in may_match:
                 continue
             if len(rules) == 1:
-                found += find_candidates(text, rules[0])
+                found += matching.find_candidates(text, rules[0])
                 continue
-            matches = list(find_matches(text, rules[0]))
+            matches = list(matching.find_matches(text, rules[0]))
             for rule in rules:
-                found += find_candidates(text, rule, matches)
+                found += matching.find_candidates(text, rule, matches)
         return sorted(found, key=lambda c: (c.start_char, c.end_char, c.pattern.index))
 
     def set_annotations(self, doc: Doc, candidates: List[Candidate]) -> None:
@@ -586,9 +366,9 @@ class PhiRuler(Pipe):
         doc.spans[NOT_PHI_KEY] = [s for s, _ in chosen if s.label_ == NOT_PHI]
         chosen = [(s, c) for s, c in chosen if s.label_ != NOT_PHI]
         spans = [(s, c) for s, c in spans if s.label_ != NOT_PHI]
-        kept, outside = self._merge(doc, existing, chosen)
-        doc.set_ents(
-            [span for span, _ in chosen], outside=outside, default="unmodified"
+        kept, outside = replaced_tokens(doc, existing, [span for span, _ in chosen])
+        write_ents(
+            doc, [span for span, _ in chosen], outside=outside, default="unmodified"
         )
         if self.spans_key is not None:
             group = sorted(
@@ -631,36 +411,11 @@ class PhiRuler(Pipe):
     ) -> List[Tuple[Span, Candidate]]:
         """Greedy non-overlapping selection in rank order. Without
         overwrite_ents, tokens of existing entities are taken already."""
-        occupied: Set[int] = set()
-        if not self.overwrite_ents:
-            for ent in existing:
-                occupied.update(range(ent.start, ent.end))
-        chosen = []
-        for span, cand in spans:
-            tokens = range(span.start, span.end)
-            if any(i in occupied for i in tokens):
-                continue
-            occupied.update(tokens)
-            chosen.append((span, cand))
+        taken = None if self.overwrite_ents else existing
+        n = len(spans[0][0].doc) if spans else 0
+        picked = first_free([(s.start, s.end) for s, _ in spans], taken, n)
+        chosen = [spans[i] for i in picked]
         return sorted(chosen, key=lambda item: item[0].start)
-
-    def _merge(
-        self, doc: Doc, existing: List[Span], chosen: List[Tuple[Span, Candidate]]
-    ) -> Tuple[List[Span], List[Span]]:
-        """Return the existing entities that stay, and the leftover tokens of
-        replaced entities (set to O) as single-token spans."""
-        covered: Set[int] = set()
-        for span, _ in chosen:
-            covered.update(range(span.start, span.end))
-        kept, outside = [], []
-        for ent in existing:
-            if not any(i in covered for i in range(ent.start, ent.end)):
-                kept.append(ent)
-                continue
-            outside.extend(
-                doc[i : i + 1] for i in range(ent.start, ent.end) if i not in covered
-            )
-        return kept, outside
 
     def to_bytes(self, *, exclude: Iterable[str] = SimpleFrozenList()) -> bytes:
         """Serialize the cfg and the user-added patterns.

@@ -30,7 +30,9 @@ from spacy.util import ensure_path
 
 from ..core.cfg_io import load_overrides, without
 from ..labels.maps import LabelMap, apply, get_label_map
-from ..core.extensions import get_patient, install_extensions
+from ..core.extensions import DEIDENTIFIED, ENTS, FLAGS, OFFSET_MAP, PATIENT
+from ..core.extensions import SPAN_GROUPS, SURROGATE, get_patient
+from ..core.extensions import install_extensions
 from ..labels import normalize_label
 from .dates import date_language, find_anchor
 from .generators import (
@@ -49,6 +51,7 @@ from .keys import (
     parse_key,
 )
 from .offsets import apply_replacements
+from ..tagging.ents import overlap_runs
 
 logger = logging.getLogger(__name__)
 
@@ -127,7 +130,9 @@ DEFAULT_CONFIG: Dict[str, Any] = {
 
 @Language.factory(
     "phi_surrogates",
-    assigns=["doc._.deidentified", "doc._.offset_map"],
+    # doc.spans is read instead of doc.ents with spans_key set.
+    requires=[ENTS, SPAN_GROUPS, FLAGS, PATIENT],
+    assigns=[DEIDENTIFIED, OFFSET_MAP, SURROGATE],
     default_config=DEFAULT_CONFIG,
 )
 def make_phi_surrogates(
@@ -266,7 +271,7 @@ class PhiSurrogates:
         RETURNS (Doc): The same doc.
         """
         self._warn_if_ephemeral()
-        regions = merge_spans(self._get_spans(doc))
+        regions = replacement_regions(self._get_spans(doc))
         surrogate_mode = self.cfg["mode"] == "surrogate"
         patient = get_patient(doc) if surrogate_mode else ""
         shift = self.date_shift(patient) if surrogate_mode else 0
@@ -601,10 +606,10 @@ def validate_config(cfg: Dict[str, Any]) -> None:
         raise ValueError(f"phi_surrogates: {error}") from None
 
 
-def merge_spans(
+def replacement_regions(
     spans: Iterable[Span],
 ) -> List[Tuple[int, int, Span, List[Span]]]:
-    """Merge overlapping spans into regions replaced as a whole.
+    """Join overlapping spans into regions replaced as a whole.
 
     A region takes the label of its longest span (over-redacting rather than
     leaving part of an identifier).
@@ -617,15 +622,9 @@ def merge_spans(
         (span for span in spans if span.text.strip()),
         key=lambda span: (span.start_char, -span.end_char),
     )
-    groups: List[List[Span]] = []
-    end = -1
-    for span in ordered:
-        if groups and span.start_char < end:
-            groups[-1].append(span)
-            end = max(end, span.end_char)
-        else:
-            groups.append([span])
-            end = span.end_char
+    runs = overlap_runs([(span.start_char, span.end_char) for span in ordered])
+    # Members in (start, longest first) order: the first is the fallback.
+    groups = [[ordered[i] for i in sorted(run)] for run in runs]
     regions = []
     for members in groups:
         start = min(member.start_char for member in members)

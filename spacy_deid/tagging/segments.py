@@ -9,7 +9,7 @@ is one, else before a sentence start there, else at `max_tokens`. Each piece
 is predicted as a doc of its own, and `join_predictions` puts the pieces'
 tags back in order; every piece ends on a legal tag, so the whole is a legal
 BILUO sequence. A doc of at most `max_tokens` tokens is not copied and is
-predicted exactly as before. A model that listens to an upstream component
+predicted whole, unchanged. A model that listens to an upstream component
 (`listens_upstream`: a transformer or tok2vec listener) reads that
 component's output from each doc, which a piece would not have: such docs
 are predicted whole.

@@ -38,6 +38,7 @@ from spacy.tokens import Doc, Token
 from spacy.training import Example
 
 from ..core.cfg_io import load_overrides
+from ..core.extensions import SENTS
 
 # Titles and abbreviations after which a period does not end a sentence.
 # Compared case-insensitively, without the final period.
@@ -86,7 +87,7 @@ DEFAULT_SENTENCIZER_CONFIG = {
 
 @Language.factory(
     "clinical_sentencizer",
-    assigns=["token.is_sent_start"],
+    assigns=[SENTS],
     default_config=DEFAULT_SENTENCIZER_CONFIG,
     default_score_weights={"sents_f": 1.0, "sents_p": 0.0, "sents_r": 0.0},
 )
@@ -149,8 +150,9 @@ class ClinicalSentencizer:
         self.name = name
         self.overwrite = overwrite
         self.scorer = scorer
-        # Docs with fewer tokens are left unsplit: set for a run by
-        # `runner.limit_unread_sentences`, not saved.
+        # Docs with fewer tokens are left unsplit: set for a run in which
+        # sentence starts are read only in longer docs (`skip_unread`), not
+        # saved.
         self.min_tokens = 0
         self._set_config(punct_chars, abbreviations, number_abbreviations)
 
@@ -169,6 +171,24 @@ class ClinicalSentencizer:
         self.punct_chars = set(punct_chars)
         self.abbreviations = {_norm_abbr(a) for a in abbreviations}
         self.number_abbreviations = {_norm_abbr(a) for a in number_abbreviations}
+
+    def skip_unread(self, read_from: Dict[str, int]) -> Optional[Callable[[], None]]:
+        """Split only the docs in which a later component reads sentence
+        starts (see `spacy_deid.core.extensions`).
+
+        read_from (Dict[str, int]): For each assigned attribute read later,
+            the fewest doc tokens it is read from.
+        RETURNS (Optional[Callable[[], None]]): Splits every doc again, or
+            None if nothing changed.
+        """
+        n = read_from.get(SENTS, 0)
+        if n <= 0:
+            return None
+        self.min_tokens = n
+        return self._split_all
+
+    def _split_all(self) -> None:
+        self.min_tokens = 0
 
     def __call__(self, doc: Doc) -> Doc:
         """Set sentence starts on a Doc (of at least `min_tokens` tokens).

@@ -68,7 +68,16 @@ def test_factory_is_registered():
     assert component.cfg["scope"] == "patient"
     assert component.cfg["max_run_docs"] == 500
     assert component.cfg["exclude_labels"] == ["AGE"]
-    assert nlp.get_pipe_meta("phi_consistency").assigns == ["doc.ents"]
+    meta = nlp.get_pipe_meta("phi_consistency")
+    assert meta.assigns == [
+        "doc.ents",
+        "token.ent_iob",
+        "token.ent_type",
+        "span._.phi_source",
+        "span._.phi_score",
+        "span._.phi_flags",
+    ]
+    assert "doc.ents" in meta.requires and "span._.phi_score" in meta.requires
 
 
 def test_cfg_round_trips_through_disk():

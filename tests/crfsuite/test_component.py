@@ -288,9 +288,9 @@ def test_thresholds(trained_nlp):
 
 def _count_marginals(monkeypatch) -> list:
     """Count phi_crf's calls of `crf_marginals` (one item per call)."""
-    from spacy_deid.crfsuite import component as component_module
+    from spacy_deid.tagging import tagger
 
-    return count_calls(monkeypatch, component_module, "crf_marginals")
+    return count_calls(monkeypatch, tagger, "crf_marginals")
 
 
 def test_without_scores_same_spans_and_no_marginals(trained_nlp, monkeypatch):

@@ -8,7 +8,7 @@ from spacy_deid.merge.strategies import (
     STRATEGIES,
     SourceSpan,
     merge_priority,
-    merge_spans,
+    merge_sources,
     merge_union,
     merge_vote,
 )
@@ -97,8 +97,8 @@ def test_random_span_sets(seed):
         # Input order never matters.
         shuffled = rng.sample(spans, len(spans))
         for strategy in STRATEGIES:
-            first = merge_spans(spans, SOURCES, strategy=strategy, protected=PROTECTED)
-            again = merge_spans(
+            first = merge_sources(spans, SOURCES, strategy=strategy, protected=PROTECTED)
+            again = merge_sources(
                 shuffled, SOURCES, strategy=strategy, protected=PROTECTED
             )
             assert [m[:6] for m in first] == [m[:6] for m in again]

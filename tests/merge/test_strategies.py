@@ -8,7 +8,7 @@ from spacy_deid.merge.strategies import (
     STRATEGIES,
     SourceSpan,
     merge_priority,
-    merge_spans,
+    merge_sources,
     merge_union,
     merge_vote,
     overlap_runs,
@@ -84,7 +84,7 @@ def test_adjacent_spans_stay_apart():
 def test_identical_spans_from_two_sources():
     spans = [S(1, 3, "DATE", "b", 0.8), S(1, 3, "DATE", "a", 0.6)]
     for strategy in STRATEGIES:
-        (merged,) = merge_spans(spans, AB, strategy=strategy)
+        (merged,) = merge_sources(spans, AB, strategy=strategy)
         assert (merged.start, merged.end, merged.label) == (1, 3, "DATE")
         assert merged.source == "a"
         assert merged.sources == ("a", "b")
@@ -94,7 +94,7 @@ def test_identical_spans_from_two_sources():
 def test_same_offsets_different_labels_take_the_earlier_source():
     spans = [S(1, 3, "AGE", "b"), S(1, 3, "DATE", "a")]
     for strategy in STRATEGIES:
-        assert _out(merge_spans(spans, AB, strategy=strategy)) == [(1, 3, "DATE", "a")]
+        assert _out(merge_sources(spans, AB, strategy=strategy)) == [(1, 3, "DATE", "a")]
 
 
 def test_source_overlapping_itself_longer_then_earlier_wins():
@@ -166,7 +166,7 @@ def test_protected_span_is_not_widened_but_others_are():
 def test_overlapping_protected_spans_are_joined():
     spans = [S(0, 2, "SSN", "b"), S(1, 3, "SSN", "a"), S(2, 4, "DATE", "a")]
     for strategy in STRATEGIES:
-        out = merge_spans(spans, AB, strategy=strategy, protected=["SSN"])
+        out = merge_sources(spans, AB, strategy=strategy, protected=["SSN"])
         assert _out(out)[0] == (0, 3, "SSN", "a")
         assert out[0].sources == ("a", "b")
 
@@ -239,10 +239,10 @@ def test_result_does_not_depend_on_input_order():
         return [m[:6] for m in merged]
 
     for strategy in STRATEGIES:
-        expected = strip(merge_spans(spans, AB, strategy=strategy))
+        expected = strip(merge_sources(spans, AB, strategy=strategy))
         for _ in range(10):
             shuffled = rng.sample(spans, len(spans))
-            assert strip(merge_spans(shuffled, AB, strategy=strategy)) == expected
+            assert strip(merge_sources(shuffled, AB, strategy=strategy)) == expected
     # Same offsets, same source: the higher score, then the label, decides.
     assert _out(merge_priority(spans[:3], AB)) == [(0, 2, "CITY", "a")]
     assert _out(merge_priority(spans[:2], AB)) == [(0, 2, "AGE", "a")]
@@ -250,7 +250,7 @@ def test_result_does_not_depend_on_input_order():
 
 def test_empty_input():
     for strategy in STRATEGIES:
-        assert merge_spans([], AB, strategy=strategy) == []
+        assert merge_sources([], AB, strategy=strategy) == []
 
 
 @pytest.mark.parametrize(
@@ -266,12 +266,12 @@ def test_empty_input():
 def test_invalid_input_raises(spans, sources, message):
     for strategy in STRATEGIES:
         with pytest.raises(ValueError, match=message):
-            merge_spans(spans, sources, strategy=strategy)
+            merge_sources(spans, sources, strategy=strategy)
 
 
 def test_invalid_strategy_and_min_votes():
     with pytest.raises(ValueError, match="strategy"):
-        merge_spans([], AB, strategy="max")
+        merge_sources([], AB, strategy="max")
     for votes in (0, -1, True, 1.5):
         with pytest.raises(ValueError, match="min_votes"):
             merge_vote([], AB, min_votes=votes)

@@ -255,21 +255,22 @@ def test_predict_tags_in_small_packed_groups(trained_nlp, monkeypatch):
     """Tags alone (as runs decode them) come out the same when the model and
     the Viterbi decoder run on packed groups of a few tokens."""
     from spacy_deid.ner import component
+    from spacy_deid.tagging import tagger
 
     nlp, _ = trained_nlp
     ner = nlp.get_pipe("phi_ner")
     texts = [text for text, _ in TRAIN_DATA]
     monkeypatch.setattr(ner, "with_scores", False)
     assert [_ents(doc) for doc in nlp.pipe(texts)] == EXPECTED
-    monkeypatch.setattr(component, "MAX_CRF_TOKENS", 4)
+    monkeypatch.setattr(tagger, "MAX_CRF_TOKENS", 4)
     monkeypatch.setattr(component, "MAX_PREDICT_TOKENS", 4)
     assert [_ents(doc) for doc in nlp.pipe(texts)] == EXPECTED
 
 
 def test_decode_in_small_groups(trained_nlp, monkeypatch):
-    from spacy_deid.ner import component
+    from spacy_deid.tagging import tagger
 
     nlp, _ = trained_nlp
     texts = [text for text, _ in TRAIN_DATA]
-    monkeypatch.setattr(component, "MAX_CRF_SLOTS", 8)
+    monkeypatch.setattr(tagger, "MAX_CRF_SLOTS", 8)
     assert [_ents(doc) for doc in nlp.pipe(texts)] == EXPECTED

@@ -5,7 +5,7 @@ import pytest
 import spacy
 from spacy.tokens import Span
 
-from spacy_deid.ner.component import merge_ents
+from spacy_deid.tagging.ents import merge_ents
 
 from .conftest import make_nlp
 
@@ -209,7 +209,7 @@ def test_merge_properties(seed):
 
 def test_model_spans_inside_not_phi_are_dropped():
     from spacy_deid.labels import NOT_PHI_KEY
-    from spacy_deid.ner.component import _drop_not_phi
+    from spacy_deid.tagging.spans import drop_not_phi as _drop_not_phi
 
     doc = spacy.blank("en").make_doc("Pain after tylenol : 2/10 on 2/10 .")
     doc.spans[NOT_PHI_KEY] = [Span(doc, 4, 5)]

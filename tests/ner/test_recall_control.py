@@ -22,9 +22,10 @@ from spacy_deid.corpus import write_jsonl
 from spacy_deid.synth import generate
 from spacy_deid.labels import NOT_PHI_KEY
 from spacy_deid.ner import PhiEntityRecognizer
-from spacy_deid.ner import component as component_module
 from spacy_deid.ner._crf_layer import get_crf_params
-from spacy_deid.ner.component import RECALL_DEFAULTS, bias_emissions
+from spacy_deid.ner.component import RECALL_DEFAULTS
+from spacy_deid.tagging.spans import bias_emissions
+from spacy_deid.tagging import tagger as tagger_module
 from spacy_deid.tagging.crf import crf_marginals, is_valid_biluo, log_softmax, viterbi
 
 from ..conftest import ROOT
@@ -104,9 +105,9 @@ def test_bias_is_a_shift_of_the_non_O_scores(loss):
     for bias in (-2.5, 1.5, 4.0):
         shifted = [s + np.r_[0.0, np.full(s.shape[1] - 1, bias)] for s in scores]
         with settings(ner, recall_bias=0.0):
-            ref_tags, ref_probs = ner._decode(shifted)
+            ref_tags, ref_probs = zip(*ner.decode(shifted), strict=True)
         with settings(ner, recall_bias=bias):
-            tags, probs = ner._decode(scores)
+            tags, probs = zip(*ner.decode(scores), strict=True)
         for a, b in zip(tags, ref_tags, strict=True):
             assert np.array_equal(a, b)
         for a, b in zip(probs, ref_probs, strict=True):
@@ -121,7 +122,7 @@ def test_zero_bias_decodes_as_before():
     _, ner = _initialized("crf")
     scores = _random_scores(ner, seed=2)
     params = get_crf_params(ner.model.get_ref("crf"))
-    tags, probs = ner._decode(scores)
+    tags, probs = zip(*ner.decode(scores), strict=True)
     for s, t, p in zip(scores, tags, probs, strict=True):
         lengths = np.array([len(s)])
         (path,), _ = viterbi(s[None], lengths, params)
@@ -232,7 +233,7 @@ def test_without_scores_same_spans_and_no_marginals(trained_nlp, monkeypatch):
         calls.append(len(args[0]))
         return crf_marginals(*args)
 
-    monkeypatch.setattr(component_module, "crf_marginals", counted)
+    monkeypatch.setattr(tagger_module, "crf_marginals", counted)
     monkeypatch.setattr(ner, "with_scores", False)
     plain = _scored_ents(nlp(TEXT))
     assert calls == []

@@ -94,6 +94,7 @@ def test_long_doc_is_predicted_as_its_pieces(nlp_en, monkeypatch):
 def test_listening_taggers_predict_docs_whole(nlp_en, monkeypatch):
     """A tagger that reads an upstream tok2vec's output from the doc cannot
     be given pieces (copies without that output): its docs are whole."""
+    from spacy_deid.tagging import tagger
     from spacy_deid.tagging.segments import listens_upstream
 
     nlp = listening_tagger_pipeline()
@@ -104,6 +105,6 @@ def test_listening_taggers_predict_docs_whole(nlp_en, monkeypatch):
         raise AssertionError("split a doc for a listening tagger")
 
     monkeypatch.setattr(component, "MAX_DOC_TOKENS", 4)
-    monkeypatch.setattr(component, "split_docs", no_split)
+    monkeypatch.setattr(tagger, "split_docs", no_split)
     long_doc = nlp("Seen by Whalen on 09/14/2067.\n" * 5)
     assert len(long_doc) > 4

@@ -128,7 +128,7 @@ def test_softmax_decoding_is_always_valid(scale):
         rng = np.random.default_rng(seed)
         lengths = rng.integers(1, 30, size=6)
         scores = [rng.normal(scale=scale, size=(n, K)).astype("f4") for n in lengths]
-        tags, probs = ner._decode(scores)
+        tags, probs = zip(*ner.decode(scores), strict=True)
         for score, tag_ids, tag_probs in zip(scores, tags, probs, strict=True):
             assert len(tag_ids) == len(score)
             assert is_valid_biluo(list(tag_ids), K)
@@ -142,7 +142,7 @@ def test_softmax_decoding_is_best_legal_path():
     rng = np.random.default_rng(3)
     for n in (1, 2, 4):
         score = rng.normal(scale=3.0, size=(n, K))
-        (tag_ids,), _ = ner._decode([score])
+        (tag_ids,), _ = zip(*ner.decode([score]), strict=True)
         log_p = log_softmax(score)
         legal = [
             path

@@ -239,7 +239,7 @@ def test_patterns_with_one_regex_share_their_matches(monkeypatch):
     """The default patterns that share a regex (city, state and ZIP of "Boston,
     MA 02114"; the city and state after a cue) are matched once per text, with
     the candidates each would find alone."""
-    from spacy_deid.rules import ruler as ruler_module
+    from spacy_deid.rules import matching as ruler_module
 
     # Without the prefilter, which would skip the groups that cannot match.
     ruler = PhiRuler(patterns=default_patterns(), prefilter=False)
