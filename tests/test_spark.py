@@ -25,6 +25,8 @@ from pyspark import cloudpickle  # noqa: E402
 from pyspark.sql import SparkSession  # noqa: E402
 from pyspark.sql import functions as F  # noqa: E402
 
+from spacy.language import Language  # noqa: E402
+
 import spacy_deid.spark.partition as partition  # noqa: E402
 from spacy_deid.synth import generate  # noqa: E402
 from spacy_deid.io.records import Record, Rejected  # noqa: E402
@@ -280,19 +282,48 @@ def test_timeout(spark, rows, expected):
     assert all(got == (None, None, error) for got in out.values())
 
 
-def test_redact_all_policy(spark):
+def test_long_notes_are_done_in_pieces(spark):
+    """A note longer than `max_length` is de-identified in pieces, as in the
+    runner; "redact-all" changes nothing for notes that do not fail."""
     short = "Seen by Dr. Whalen on 09/14/2067."
     long = "Dr. Whalen, MRN 7194334, seen 09/14/2067. " * 10
     df = spark.createDataFrame([("a", short), ("b", long)], "id string, text string")
     options = {"model": "en_rules", "key": KEY, "max_length": 200}
     redacted = _collected(deidentify_dataframe(df, on_error="redact-all", **options))
     rejected = _collected(deidentify_dataframe(df, **options))
-    text, spans, error = redacted["b"]
-    assert text == redact_all_text(long) and set(text) <= set("X ,.-/")
-    assert spans == [] and error.startswith("TooLong: 420 characters")
-    assert rejected["b"] == (None, None, error)
-    assert redacted["a"] == rejected["a"] and redacted["a"][2] is None
-    assert "Whalen" not in redacted["a"][0]
+    text, spans, error = rejected["b"]
+    assert error is None and len(spans) == 20
+    assert "Whalen" not in text and "7194334" not in text
+    assert redacted == rejected
+
+
+@Language.component("test_raise_on_mark")
+def _raise_on_mark(doc):
+    if "RAISEHERE" in doc.text:
+        raise ValueError("a component failed")
+    return doc
+
+
+def test_partition_redact_all_policy(monkeypatch):
+    """Without Spark: a note a component fails on comes out redacted whole
+    with "redact-all" and with no text by default; the others as usual."""
+    nlp = load_deid_pipeline("en_rules", "surrogate", KEY)
+    nlp.add_pipe("test_raise_on_mark", first=True)
+    monkeypatch.setattr(partition, "cached_pipeline", lambda *args: nlp)
+    texts = ["Seen by Dr. Whalen on 09/14/2067.", "Dr. Whalen, RAISEHERE 09/14/2067."]
+    batch = pa.RecordBatch.from_pydict({"id": ["a", "b"], "text": texts})
+
+    def rows(**overrides):
+        function = DeidentifyPartition(_settings(**overrides))
+        return {r["id"]: r for out in function(iter([batch])) for r in out.to_pylist()}
+
+    rejected, redacted = rows(), rows(on_error="redact-all")
+    error = "ProcessingError: ValueError"
+    assert rejected["b"] == {"id": "b", "text": None, "spans": None, "deid_error": error}
+    assert redacted["b"]["text"] == redact_all_text(texts[1])
+    assert redacted["b"]["deid_error"] == error and redacted["b"]["spans"] == []
+    assert "Whalen" not in redacted["b"]["text"]
+    assert redacted["a"] == rejected["a"] and rejected["a"]["deid_error"] is None
 
 
 def test_en_pipeline(spark, rows):

@@ -16,7 +16,8 @@ not whitespace, punctuation or a symbol replaced by "X" (same length, so
 offsets still line up), no spans, and `Result.rejected` set, so that callers
 still report it. Items that could not be parsed (no id or text) and records
 with an invalid known-PHI list are rejected under both policies. A record
-longer than `nlp.max_length` is not processed: it fails with "TooLong".
+longer than `nlp.max_length` is processed in pieces of bounded size
+(`pieces`), with the same checks.
 
 Processes (`n_process`): the records are cut into the same batches either
 way (`patient_batches`), and each batch goes through `run_batch` (memory
@@ -27,7 +28,6 @@ zone, check, record-by-record retry) in this process or in a worker of
 
 import os
 import unicodedata
-from bisect import bisect_right
 from collections import deque
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -42,7 +42,6 @@ from typing import (
     Iterator,
     List,
     Optional,
-    Sequence,
     Union,
 )
 
@@ -54,6 +53,15 @@ from ..known.component import CONTEXT_KEY as KNOWN_CONTEXT_KEY
 from ..known.items import KnownItem, KnownPhiError, validate_known
 from ..known.store import KnownPhiStore
 from ..tagging.segments import MAX_DOC_TOKENS
+from .check import (
+    DeidCheckError,
+    MarkFailed,
+    check_deidentified,
+    error_name,
+    kept_by,
+    kept_label,
+)
+from . import pieces
 from .pool import WorkerPool
 from ..io.records import Item, Record, Rejected
 from ..text.tokenizer_cache import warm_up
@@ -83,10 +91,6 @@ SENTENCE_BLIND_FACTORIES = frozenset({KNOWN, "phi_rules", SURROGATES})
 # Components that read sentence starts only to cut a doc longer than
 # `segments.MAX_DOC_TOKENS` into pieces (see `limit_unread_sentences`).
 LONG_DOC_SENTENCE_FACTORIES = frozenset({NER, "phi_crf"})
-FAILED_KEY = "spacy_deid_failed"
-# Labels whose replacement may equal the original (ages <= 89 are kept), as
-# `phi_surrogates` sees them (after its `label_map`; see `kept_by`).
-KEPT_LABELS = frozenset({"AGE"})
 ON_ERROR_REJECT = "reject"
 ON_ERROR_REDACT_ALL = "redact-all"
 ON_ERROR_POLICIES = (ON_ERROR_REJECT, ON_ERROR_REDACT_ALL)
@@ -118,91 +122,11 @@ class Result:
 Output = Union[Result, Rejected]
 
 
-class DeidCheckError(RuntimeError):
-    """A processed doc is not safely de-identified. Messages never hold text."""
-
-
-def _error_name(err: BaseException) -> str:
-    """Describe an exception by its class only (messages may quote note text),
-    except our own check errors, whose messages are safe."""
-    if isinstance(err, DeidCheckError):
-        return f"NotDeidentified: {err}"
-    return f"ProcessingError: {type(err).__name__}"
-
-
-def _kept_label(span: Span) -> bool:
-    return span.label_ in KEPT_LABELS
-
-
-def kept_by(nlp: Language) -> Callable[[Span], bool]:
-    """Which PHI spans a pipeline may replace by themselves: those whose label,
-    as its `phi_surrogates` maps it for surrogates, is in
-    KEPT_LABELS. A MEDDOCAN age ("EDAD_SUJETO_ASISTENCIA") is an AGE there.
-
-    nlp (Language): A pipeline ending with `phi_surrogates`.
-    RETURNS (Callable[[Span], bool]): The test, for `check_deidentified`.
-    """
-    pipe = nlp.get_pipe(SURROGATES) if SURROGATES in nlp.pipe_names else None
-    surrogate_label = getattr(pipe, "surrogate_label", None)
-    if surrogate_label is None:
-        return _kept_label
-
-    def kept(span: Span) -> bool:
-        return surrogate_label(span.label_, span.text) in KEPT_LABELS
-
-    return kept
-
-
-def check_deidentified(
-    doc: Doc,
-    spans: Sequence[Span],
-    text: Optional[str] = None,
-    kept: Callable[[Span], bool] = _kept_label,
-) -> str:
-    """Return `doc._.deidentified` after checking that it really is the input
-    with every PHI span replaced; raise otherwise (fail closed).
-
-    doc (Doc): A doc processed by a pipeline ending with `phi_surrogates`.
-    spans (Sequence[Span]): The PHI spans that must have been replaced.
-    text (Optional[str]): `doc.text`, if the caller has just read it
-        (`doc.text` joins every token's text at each access).
-    kept (Callable[[Span], bool]): Which spans may be replaced by themselves
-        (default: a label in KEPT_LABELS; see `kept_by`).
-    RETURNS (str): The de-identified text.
-    """
-    if doc.user_data.get(FAILED_KEY):
-        raise DeidCheckError(f"a component failed ({doc.user_data[FAILED_KEY]})")
-    out = doc._.deidentified
-    if not isinstance(out, str) or doc._.offset_map is None:
-        raise DeidCheckError("the pipeline did not set doc._.deidentified")
-    # `doc.text` is rebuilt from the tokens at each access: read it once.
-    text = doc.text if text is None else text
-    regions = sorted(tuple(r) for r in doc._.offset_map)
-    in_prev = out_prev = 0
-    for in_s, in_e, out_s, out_e in regions:
-        if text[in_prev:in_s] != out[out_prev:out_s]:
-            raise DeidCheckError("the de-identified text does not match the offset map")
-        in_prev, out_prev = in_e, out_e
-    if text[in_prev:] != out[out_prev:]:
-        raise DeidCheckError("the de-identified text does not match the offset map")
-    starts = [region[0] for region in regions]
-    for span in spans:
-        # Regions do not overlap: only the last one starting at or before the
-        # span can cover it.
-        i = bisect_right(starts, span.start_char) - 1
-        if i < 0 or regions[i][1] < span.end_char:
-            raise DeidCheckError(f"a {span.label_} span was not replaced")
-        in_s, in_e, out_s, out_e = regions[i]
-        if text[in_s:in_e] == out[out_s:out_e] and not kept(span):
-            raise DeidCheckError(f"a {span.label_} span was replaced by itself")
-    return out
-
-
 def doc_to_result(
     record: Record,
     doc: Doc,
     with_offsets: bool = False,
-    kept: Callable[[Span], bool] = _kept_label,
+    kept: Callable[[Span], bool] = kept_label,
 ) -> Result:
     """Build the output record from a processed doc; raise if it is not
     de-identified (fail closed). `kept`: see `check_deidentified`."""
@@ -250,16 +174,6 @@ def _context(record: Record) -> Dict[str, Any]:
     return context
 
 
-class MarkFailed:
-    """An error handler for `nlp.pipe` that lets the stream go on but marks the
-    docs a component failed on, so that they are rejected, never emitted."""
-
-    def __call__(self, name: Any, component: Any, docs: Any, err: Exception) -> None:
-        for doc in docs or []:
-            if isinstance(doc, Doc):
-                doc.user_data[FAILED_KEY] = type(err).__name__
-
-
 def _one(
     nlp: Language, record: Record, with_offsets: bool, kept: Callable[[Span], bool]
 ) -> Output:
@@ -274,7 +188,7 @@ def _one(
                 return Rejected(record.index, record.id, error, record.line)
             return doc_to_result(record, pairs[0][0], with_offsets, kept)
     except Exception as err:  # noqa: BLE001 - fail closed, whatever the error
-        return Rejected(record.index, record.id, _error_name(err), record.line)
+        return Rejected(record.index, record.id, error_name(err), record.line)
 
 
 def _scope(record: Record) -> str:
@@ -305,7 +219,8 @@ def run_batch(
 ) -> List[Output]:
     """De-identify one batch in `nlp.memory_zone()`, so that the strings of
     its notes (PHI included) do not stay in the vocab; if the batch fails, it
-    is redone record by record, so that an error rejects only its record.
+    is redone record by record, so that an error rejects only its record. A
+    note longer than `nlp.max_length` is done in pieces (`deidentify_long`).
 
     nlp (Language): The pipeline, with `MarkFailed` as its error handler.
     batch (List[Record]): The records, e.g. one of `patient_batches`.
@@ -313,6 +228,23 @@ def run_batch(
     RETURNS (List[Output]): One output per record, in order.
     """
     kept = kept_by(nlp)
+    short = [r for r in batch if len(r.text) <= nlp.max_length]
+    outputs = {out.index: out for out in _run_whole(nlp, short, with_offsets, kept)}
+    for record in batch:
+        if record.index not in outputs:
+            outputs[record.index] = deidentify_long(nlp, record, with_offsets, kept)
+    return [outputs[record.index] for record in batch]
+
+
+def _run_whole(
+    nlp: Language,
+    batch: List[Record],
+    with_offsets: bool,
+    kept: Callable[[Span], bool],
+) -> List[Output]:
+    """The records of a batch, each as one doc (see `run_batch`)."""
+    if not batch:
+        return []
     try:
         with nlp.memory_zone():
             pairs = nlp.pipe(((r.text, _context(r)) for r in batch), as_tuples=True)
@@ -322,6 +254,46 @@ def run_batch(
             ]
     except Exception:  # noqa: BLE001 - isolate the bad record below
         return [_one(nlp, r, with_offsets, kept) for r in batch]
+
+
+def deidentify_long(
+    nlp: Language, record: Record, with_offsets: bool, kept: Callable[[Span], bool]
+) -> Output:
+    """A note longer than `nlp.max_length`, found in overlapping windows and
+    replaced in segments (see `pieces`); any error rejects only this record.
+
+    nlp (Language): The pipeline, ending with `phi_surrogates`.
+    record (Record): The note.
+    with_offsets (bool): Add `out_start`/`out_end` to spans.
+    kept (Callable[[Span], bool]): See `check_deidentified`.
+    RETURNS (Output): The result, or the rejection.
+    """
+    try:
+        strings = pieces.new_strings(nlp)
+        found = pieces.find(nlp, record.text, _context(record), strings)
+        texts: List[str] = []
+        spans: List[Dict[str, Any]] = []
+        out_at = 0
+        segments = pieces.replace(
+            nlp, record.text, found, _scope(record), strings, kept
+        )
+        for start, out, ents, offset_map in segments:
+            out_offsets = {(s, e): (os_, oe) for s, e, os_, oe in offset_map}
+            for ent in ents:
+                span: Dict[str, Any] = {
+                    "start": ent.start_char + start,
+                    "end": ent.end_char + start,
+                    "label": ent.label_,
+                }
+                if with_offsets and (ent.start_char, ent.end_char) in out_offsets:
+                    out_s, out_e = out_offsets[(ent.start_char, ent.end_char)]
+                    span["out_start"], span["out_end"] = out_s + out_at, out_e + out_at
+                spans.append(span)
+            texts.append(out)
+            out_at += len(out)
+        return Result(record.index, record.id, "".join(texts), spans)
+    except Exception as err:  # noqa: BLE001 - fail closed, whatever the error
+        return Rejected(record.index, record.id, error_name(err), record.line)
 
 
 def _single_process(
@@ -661,16 +633,6 @@ def deidentify_items(
             except KnownPhiError as error:
                 error_text = f"InvalidRecord: {error}"
                 waiting.append(Rejected(item.index, item.id, error_text, item.line))
-                continue
-            if len(record.text) > nlp.max_length:
-                too_long = Rejected(
-                    record.index,
-                    record.id,
-                    f"TooLong: {len(record.text)} characters, more than the "
-                    f"pipeline's max_length ({nlp.max_length})",
-                    record.line,
-                )
-                waiting.append(redact_all(record, too_long) if redact else too_long)
                 continue
             if redact:
                 in_flight[record.index] = record
