@@ -8,7 +8,9 @@ import pytest
 import spacy
 
 import spacy_deid
+from spacy_deid.run import plan
 from spacy_deid.run import runner as runner_module
+from spacy_deid.tagging.segments import MAX_DOC_TOKENS
 from spacy_deid.io.records import Record
 from spacy_deid.run.runner import (
     Rejected,
@@ -200,17 +202,17 @@ def test_runner_computes_no_unread_scores(nlp_en, monkeypatch):
     """`deidentify_items` on `en` computes no CRF marginals (nothing after
     `phi_ner` reads span scores), gives the output it gives with them, with
     one process and with two, and turns the scores back on after the run."""
-    from spacy_deid.ner import component
+    from spacy_deid.tagging import tagger
 
-    calls = count_calls(monkeypatch, component, "crf_marginals")
-    check_skipped_work(nlp_en, monkeypatch, "skip_unread_scores", calls)
+    calls = count_calls(monkeypatch, tagger, "crf_marginals")
+    check_skipped_work(nlp_en, monkeypatch, calls)
     assert nlp_en.get_pipe("phi_ner").with_scores
 
 
-def check_skipped_work(nlp, monkeypatch, skip: str, calls: list) -> None:
+def check_skipped_work(nlp, monkeypatch, calls: list) -> None:
     """A run of `nlp` does none of the work counted in `calls`, and gives the
-    output of a run where `runner.<skip>` skips nothing, with one process and
-    with two."""
+    output of a run where `plan.skip_unread_work` skips nothing, with one
+    process and with two."""
     from spacy_deid.synth import generate
 
     notes = list(generate(6, seed=5, split="all"))
@@ -219,7 +221,7 @@ def check_skipped_work(nlp, monkeypatch, skip: str, calls: list) -> None:
     fast = list(deidentify_items(nlp, records, batch_size=4))
     assert calls == []
     assert sum(len(out.spans) for out in fast) > 20
-    monkeypatch.setattr(runner_module, skip, lambda nlp: [])
+    monkeypatch.setattr(plan, "skip_unread_work", lambda nlp, changes: None)
     assert list(deidentify_items(nlp, records, batch_size=4)) == fast
     assert calls
     monkeypatch.undo()
@@ -231,27 +233,49 @@ def check_skipped_work(nlp, monkeypatch, skip: str, calls: list) -> None:
     [
         ("phi_ner", [], ["phi_ner"]),
         ("phi_ner", ["phi_consistency"], []),
-        ("phi_ner", ["phi_ner"], ["phi_ner_2"]),
+        # phi_ner reads no span scores (it merges by label and offsets).
+        ("phi_ner", ["phi_ner"], ["phi_ner_2", "phi_ner"]),
         ("phi_crf", [], ["phi_crf"]),
         ("phi_crf", ["phi_merge"], []),
-        ("phi_ner", ["phi_crf"], ["phi_crf_2"]),
+        ("phi_ner", ["phi_crf"], ["phi_crf_2", "phi_ner"]),
     ],
 )
-def test_skip_unread_scores_only_before_score_blind_components(first, between, skipped):
-    """Scores are skipped for a `phi_ner` or `phi_crf` followed only by
-    `phi_known` and `phi_surrogates`; any other later component may read them."""
+def test_skip_unread_scores_only_where_nothing_reads_them(first, between, skipped):
+    """Scores are skipped for a `phi_ner` or `phi_crf` after which no component
+    requires `span._.phi_score` (`phi_known` and `phi_surrogates` do not;
+    `phi_consistency` and `phi_merge` do), and turned back on by `undo_run`."""
     nlp = spacy.blank("en")
     nlp.add_pipe(first)
     for i, factory in enumerate(between):
         nlp.add_pipe(factory, name=f"{factory}_{i + 2}")
     nlp.add_pipe("phi_known")
     nlp.add_pipe("phi_surrogates")
-    assert runner_module.skip_unread_scores(nlp) == skipped
+    changes = plan.prepare_run(nlp)
+    assert changes.skipped == skipped and changes.disabled == []
     for name in nlp.pipe_names:
         if nlp.get_pipe_meta(name).factory in ("phi_ner", "phi_crf"):
             assert nlp.get_pipe(name).with_scores is (name not in skipped)
-    runner_module.restore_scores(nlp, skipped)
+    plan.undo_run(nlp, changes)
     assert all(getattr(pipe, "with_scores", True) for _, pipe in nlp.pipeline)
+
+
+def test_an_undeclared_component_may_read_anything():
+    """A component whose factory declares neither requires nor assigns (a
+    third-party one) counts as reading everything: nothing before it is
+    switched off."""
+
+    @spacy.Language.component("test_undeclared_reader")
+    def undeclared(doc):
+        return doc
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("clinical_sentencizer")
+    nlp.add_pipe("phi_ner")
+    nlp.add_pipe("test_undeclared_reader")
+    nlp.add_pipe("phi_surrogates")
+    changes = plan.prepare_run(nlp)
+    assert changes.skipped == [] and changes.disabled == []
+    plan.undo_run(nlp, changes)
 
 
 def test_runner_splits_no_unread_sentences(nlp_rules, monkeypatch):
@@ -263,7 +287,7 @@ def test_runner_splits_no_unread_sentences(nlp_rules, monkeypatch):
     calls = count_calls(monkeypatch, ClinicalSentencizer, "__call__")
     names = list(nlp_rules.pipe_names)
     assert "clinical_sentencizer" in names
-    check_skipped_work(nlp_rules, monkeypatch, "skip_unread_sentences", calls)
+    check_skipped_work(nlp_rules, monkeypatch, calls)
     assert nlp_rules.pipe_names == names
 
 
@@ -273,14 +297,15 @@ def test_runner_splits_no_unread_sentences(nlp_rules, monkeypatch):
         (["phi_rules", "phi_known", "phi_surrogates"], ["clinical_sentencizer"], []),
         (["phi_rules", "phi_ner", "phi_surrogates"], [], ["clinical_sentencizer"]),
         (["phi_crf", "phi_surrogates"], [], ["clinical_sentencizer"]),
-        (["phi_ner", "phi_consistency", "phi_surrogates"], [], []),
-        (["phi_consistency", "phi_surrogates"], [], []),
-        # The stock splitter is skipped first; the clinical one is then
-        # followed by sentence-blind components alone.
+        # phi_consistency reads no sentence starts.
+        (["phi_ner", "phi_consistency", "phi_surrogates"], [], ["clinical_sentencizer"]),
+        (["phi_consistency", "phi_surrogates"], ["clinical_sentencizer"], []),
+        # The stock splitter is skipped first (the last component first); the
+        # clinical one is then followed by no reader of sentences at all.
         (
             ["phi_rules", "sentencizer", "phi_surrogates"],
-            ["sentencizer"],
-            ["clinical_sentencizer"],
+            ["sentencizer", "clinical_sentencizer"],
+            [],
         ),
         (
             ["phi_ner", "sentencizer", "phi_surrogates"],
@@ -292,22 +317,22 @@ def test_runner_splits_no_unread_sentences(nlp_rules, monkeypatch):
 def test_skip_unread_sentences_only_before_sentence_blind_components(
     after, skipped, limited
 ):
-    """A splitter is skipped only when every later component reads no
-    sentences, and a `clinical_sentencizer` splits only long docs when later
-    components read only long docs' sentences; `undo_run` enables the one
-    and lets the other split every doc again."""
+    """A splitter is disabled only when no later component requires sentence
+    starts, and a `clinical_sentencizer` splits only long docs when later
+    components read only long docs' sentences (`read_from`); `undo_run`
+    enables the one and lets the other split every doc again."""
     nlp = spacy.blank("en")
     nlp.add_pipe("clinical_sentencizer")
     for factory in after:
         nlp.add_pipe(factory)
     names = list(nlp.pipe_names)
-    changes = runner_module.prepare_run(nlp)
-    assert changes.unsplit == skipped
-    assert changes.limited == limited
-    assert [n for n in names if n not in nlp.pipe_names] == skipped
-    expected = runner_module.MAX_DOC_TOKENS + 1 if limited else 0
+    changes = plan.prepare_run(nlp)
+    assert changes.disabled == skipped
+    assert [n for n in changes.skipped if "sentencizer" in n] == limited
+    assert sorted(n for n in names if n not in nlp.pipe_names) == sorted(skipped)
+    expected = MAX_DOC_TOKENS + 1 if limited else 0
     assert nlp.get_pipe("clinical_sentencizer").min_tokens == expected
-    runner_module.undo_run(nlp, changes)
+    plan.undo_run(nlp, changes)
     assert nlp.pipe_names == names
     assert nlp.get_pipe("clinical_sentencizer").min_tokens == 0
 
@@ -334,7 +359,7 @@ def test_runner_splits_only_the_long_docs_phi_ner_cuts(nlp_en, monkeypatch):
     gives the output it gives when every doc is split, with one process and
     with two."""
     split = count_split_docs(monkeypatch)
-    check_skipped_work(nlp_en, monkeypatch, "limit_unread_sentences", split)
+    check_skipped_work(nlp_en, monkeypatch, split)
     assert nlp_en.get_pipe("clinical_sentencizer").min_tokens == 0
 
 
@@ -345,7 +370,6 @@ def test_runner_still_splits_docs_that_phi_ner_cuts(nlp_en, monkeypatch):
     from spacy_deid.ner import component
 
     monkeypatch.setattr(component, "MAX_DOC_TOKENS", 60)
-    monkeypatch.setattr(runner_module, "MAX_DOC_TOKENS", 60)
     split = count_split_docs(monkeypatch)
     # Long lines, so that cuts fall at sentence starts, not line breaks.
     notes = [n.text.replace("\n", " ") for n in generate(4, seed=8, split="all")]
@@ -355,7 +379,7 @@ def test_runner_still_splits_docs_that_phi_ner_cuts(nlp_en, monkeypatch):
     lengths = [len(nlp_en.make_doc(text)) for text in notes]
     assert sorted(split) == sorted(n for n in lengths if n > 60)
     assert split
-    monkeypatch.setattr(runner_module, "limit_unread_sentences", lambda nlp: [])
+    monkeypatch.setattr(plan, "skip_unread_work", lambda nlp, changes: None)
     assert list(deidentify_items(nlp_en, records, batch_size=4)) == limited
 
 

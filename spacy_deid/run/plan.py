@@ -28,9 +28,9 @@ from spacy.language import Language
 
 from ..core.extensions import DEIDENTIFIED, ENTS, OFFSET_MAP
 from ..labels import inverse
+from .check import SURROGATES, MarkFailed
 
 KNOWN = "phi_known"
-SURROGATES = "phi_surrogates"
 # What the runner reads from every doc (`runner.doc_to_result`).
 RUN_READS = frozenset({ENTS, DEIDENTIFIED, OFFSET_MAP})
 
@@ -42,6 +42,7 @@ class RunChanges:
     """What `prepare_run` changed on a pipeline, for `undo_run`."""
 
     added: Optional[str] = None
+    error_handler: Optional[Callable] = None
     disabled: List[str] = field(default_factory=list)
     undo: List[Undo] = field(default_factory=list)
     skipped: List[str] = field(default_factory=list)
@@ -132,8 +133,9 @@ def ensure_known_pipe(nlp: Language) -> Optional[str]:
 
 def prepare_run(nlp: Language) -> RunChanges:
     """Prepare a pipeline for a run: a `phi_known` component
-    (`ensure_known_pipe`) and no work whose output nobody reads
-    (`skip_unread_work`).
+    (`ensure_known_pipe`), no work whose output nobody reads
+    (`skip_unread_work`) and the `MarkFailed` error handler, so that a doc a
+    component failed on is rejected, never emitted.
 
     nlp (Language): A pipeline ending with `phi_surrogates`.
     RETURNS (RunChanges): The changes, for `undo_run`.
@@ -144,11 +146,15 @@ def prepare_run(nlp: Language) -> RunChanges:
     except BaseException:
         undo_run(nlp, changes)
         raise
+    changes.error_handler = nlp.default_error_handler
+    nlp.set_error_handler(MarkFailed())
     return changes
 
 
 def undo_run(nlp: Language, changes: RunChanges) -> None:
     """Undo `prepare_run`."""
+    if changes.error_handler is not None:
+        nlp.set_error_handler(changes.error_handler)
     for undo in reversed(changes.undo):
         undo()
     for name in reversed(changes.disabled):

@@ -36,7 +36,6 @@ from typing import (
     Callable,
     Deque,
     Dict,
-    FrozenSet,
     Generator,
     Iterable,
     Iterator,
@@ -48,49 +47,26 @@ from typing import (
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from ..core.extensions import install_extensions
+from ..core.extensions import SPAN_GROUPS, install_extensions
 from ..known.component import CONTEXT_KEY as KNOWN_CONTEXT_KEY
 from ..known.items import KnownItem, KnownPhiError, validate_known
 from ..known.store import KnownPhiStore
-from ..tagging.segments import MAX_DOC_TOKENS
 from .check import (
     DeidCheckError,
-    MarkFailed,
     check_deidentified,
     error_name,
     kept_by,
     kept_label,
 )
 from . import pieces
+from .check import SURROGATES
+from .plan import prepare_run, undo_run
 from .pool import WorkerPool
 from ..io.records import Item, Record, Rejected
 from ..text.tokenizer_cache import warm_up
 
-SURROGATES = "phi_surrogates"
-MERGE = "phi_merge"
-# Detectors that, with `spans_key` set, write a span group and not doc.ents.
-SPANS_ONLY_FACTORIES = frozenset({"phi_ner", "phi_crf"})
 # A batch may grow to this many records to keep one patient's run whole.
 MAX_PATIENT_BATCH = 1000
-KNOWN = "phi_known"
-# The `phi_known` label map that gives known spans the labels of a pipeline
-# whose `phi_surrogates` reads them through this label map.
-KNOWN_LABEL_MAPS = {"meddocan2i2b2": "i2b22meddocan"}
-NER = "phi_ner"
-# Taggers that give their spans a `phi_score` (see `skip_unread_scores`).
-SCORING_FACTORIES = frozenset({NER, "phi_crf"})
-# Components that read no `phi_score`: a `phi_ner` followed by these alone
-# computes no scores during a run (see `skip_unread_scores`).
-SCORE_BLIND_FACTORIES = frozenset({KNOWN, SURROGATES})
-# Sentence splitters, and the components that read no sentence boundaries: a
-# splitter followed by these alone is left out of a run (see
-# `skip_unread_sentences`).
-CLINICAL_SENTENCIZER = "clinical_sentencizer"
-SENTENCIZER_FACTORIES = frozenset({CLINICAL_SENTENCIZER, "sentencizer"})
-SENTENCE_BLIND_FACTORIES = frozenset({KNOWN, "phi_rules", SURROGATES})
-# Components that read sentence starts only to cut a doc longer than
-# `segments.MAX_DOC_TOKENS` into pieces (see `limit_unread_sentences`).
-LONG_DOC_SENTENCE_FACTORIES = frozenset({NER, "phi_crf"})
 ON_ERROR_REJECT = "reject"
 ON_ERROR_REDACT_ALL = "redact-all"
 ON_ERROR_POLICIES = (ON_ERROR_REJECT, ON_ERROR_REDACT_ALL)
@@ -308,49 +284,6 @@ def _single_process(
         yield from run_batch(nlp, batch, with_offsets)
 
 
-@dataclass
-class RunChanges:
-    """What `prepare_run` changed on a pipeline, for `undo_run`."""
-
-    added: Optional[str]
-    unscored: List[str]
-    error_handler: Callable
-    unsplit: List[str] = field(default_factory=list)
-    limited: List[str] = field(default_factory=list)
-
-
-def prepare_run(nlp: Language) -> RunChanges:
-    """Prepare a pipeline for a run: a `phi_known` component
-    (`ensure_known_pipe`), no unread span scores (`skip_unread_scores`) or
-    sentences (`skip_unread_sentences`) and the `MarkFailed` error handler.
-
-    nlp (Language): A pipeline ending with `phi_surrogates`.
-    RETURNS (RunChanges): The changes, for `undo_run`.
-    """
-    changes = RunChanges(
-        ensure_known_pipe(nlp),
-        skip_unread_scores(nlp),
-        nlp.default_error_handler,
-        skip_unread_sentences(nlp),
-        limit_unread_sentences(nlp),
-    )
-    nlp.set_error_handler(MarkFailed())
-    return changes
-
-
-def undo_run(nlp: Language, changes: RunChanges) -> None:
-    """Undo `prepare_run`."""
-    nlp.set_error_handler(changes.error_handler)
-    restore_scores(nlp, changes.unscored)
-    for name in changes.unsplit:
-        if name in nlp.disabled:
-            nlp.enable_pipe(name)
-    for name in changes.limited:
-        nlp.get_pipe(name).min_tokens = 0
-    if changes.added is not None and changes.added in nlp.pipe_names:
-        nlp.remove_pipe(changes.added)
-
-
 def setup_worker(nlp: Language) -> None:
     """Prepare a worker's copy of the pipeline as `deidentify_items` prepares
     the parent's (`prepare_run`), with the extensions and the tokenizer's
@@ -401,20 +334,23 @@ def build_prefilters(nlp: Language) -> None:
 
 def check_pipeline(nlp: Language) -> None:
     """Raise unless `phi_surrogates` is the last component and reads doc.ents,
-    and every detector that writes only a span group (`spans_key` set) is
-    read by a later `phi_merge`: otherwise its PHI would never be replaced."""
+    and every component that writes its spans only to a span group
+    (`writes_ents` false, `spans_key` set) is read by a later component that
+    merges that group (requires doc.spans and has the key in its
+    `sources`): otherwise its PHI would never be replaced."""
     if not nlp.pipe_names or nlp.pipe_names[-1] != SURROGATES:
         raise ValueError(f"The pipeline must end with the '{SURROGATES}' component")
     if nlp.get_pipe(SURROGATES).cfg.get("spans_key") is not None:
         raise ValueError(f"'{SURROGATES}' must read doc.ents (spans_key = null)")
     for i, name in enumerate(nlp.pipe_names):
-        if nlp.get_pipe_meta(name).factory not in SPANS_ONLY_FACTORIES:
+        pipe = nlp.get_pipe(name)
+        if getattr(pipe, "writes_ents", True):
             continue
-        key = getattr(nlp.get_pipe(name), "cfg", {}).get("spans_key")
+        key = getattr(pipe, "cfg", {}).get("spans_key")
         if key is not None and not _merged_later(nlp, i, key):
             raise ValueError(
                 f"'{name}' writes its spans to doc.spans['{key}'] only, and no "
-                f"later '{MERGE}' component reads that key"
+                "later component (e.g. phi_merge) merges that key"
             )
 
 
@@ -436,114 +372,14 @@ def set_surrogate_mode(nlp: Language, mode: str) -> None:
 
 
 def _merged_later(nlp: Language, index: int, key: str) -> bool:
-    """Whether a `phi_merge` after position `index` has `key` in its sources."""
+    """Whether a component after position `index` reads span groups and has
+    `key` among its `sources`."""
     for name in nlp.pipe_names[index + 1 :]:
-        if nlp.get_pipe_meta(name).factory == MERGE:
-            if key in nlp.get_pipe(name).cfg.get("sources", []):
-                return True
+        reads_groups = SPAN_GROUPS in nlp.get_pipe_meta(name).requires
+        sources = getattr(nlp.get_pipe(name), "cfg", {}).get("sources", [])
+        if reads_groups and key in sources:
+            return True
     return False
-
-
-def ensure_known_pipe(nlp: Language) -> Optional[str]:
-    """Add a `phi_known` component before `phi_surrogates` unless the
-    pipeline has one (made by the "phi_known" factory, whatever its name).
-    Known items with i2b2 labels get the pipeline's labels (e.g. MEDDOCAN
-    types for es_meddocan, see KNOWN_LABEL_MAPS).
-
-    nlp (Language): A pipeline ending with `phi_surrogates`.
-    RETURNS (Optional[str]): The name of the component added, or None.
-    """
-    if any(nlp.get_pipe_meta(name).factory == KNOWN for name in nlp.pipe_names):
-        return None
-    name, n = KNOWN, 1
-    while name in nlp.pipe_names:
-        name, n = f"{KNOWN}_{n}", n + 1
-    surrogate_map = nlp.get_pipe(SURROGATES).cfg.get("label_map")
-    config = {"label_map": KNOWN_LABEL_MAPS.get(surrogate_map)}
-    nlp.add_pipe(KNOWN, name=name, before=SURROGATES, config=config)
-    return name
-
-
-def _only_followed_by(nlp: Language, index: int, factories: FrozenSet[str]) -> bool:
-    """Whether every active component after the `index`-th is made by one of
-    `factories`."""
-    later = nlp.pipe_names[index + 1 :]
-    return all(nlp.get_pipe_meta(name).factory in factories for name in later)
-
-
-def skip_unread_scores(nlp: Language) -> List[str]:
-    """Turn off the span scores (`with_scores`) of every `phi_ner` or
-    `phi_crf` component after which only score-blind components run
-    (`SCORE_BLIND_FACTORIES`): the runner's outputs hold no scores, and the
-    CRF marginals behind them take about 15% of `en`'s time. Components that read scores
-    (`phi_consistency`, `phi_merge`, any other) keep them, as do `thresholds`.
-
-    nlp (Language): The pipeline.
-    RETURNS (List[str]): The names of the components turned off, for
-        `restore_scores`.
-    """
-    names = nlp.pipe_names
-    changed = []
-    for i, name in enumerate(names):
-        pipe = nlp.get_pipe(name)
-        factory = nlp.get_pipe_meta(name).factory
-        if factory not in SCORING_FACTORIES or not pipe.with_scores:
-            continue
-        if _only_followed_by(nlp, i, SCORE_BLIND_FACTORIES):
-            pipe.with_scores = False
-            changed.append(name)
-    return changed
-
-
-def skip_unread_sentences(nlp: Language) -> List[str]:
-    """Disable every sentence splitter (`SENTENCIZER_FACTORIES`) after which
-    only sentence-blind components run (`SENTENCE_BLIND_FACTORIES`), as in
-    `en_rules`: the runner's outputs hold no sentences, and the splitter took
-    about 8% of that pipeline's time. A splitter before `phi_ner` (which cuts
-    long docs at sentence starts), or before any other component, stays.
-
-    nlp (Language): The pipeline.
-    RETURNS (List[str]): The names of the components disabled, for `undo_run`.
-    """
-    names = nlp.pipe_names
-    skipped = []
-    for i, name in enumerate(names):
-        if nlp.get_pipe_meta(name).factory not in SENTENCIZER_FACTORIES:
-            continue
-        if _only_followed_by(nlp, i, SENTENCE_BLIND_FACTORIES):
-            skipped.append(name)
-    for name in skipped:
-        nlp.disable_pipe(name)
-    return skipped
-
-
-def limit_unread_sentences(nlp: Language) -> List[str]:
-    """Split only the docs longer than `segments.MAX_DOC_TOKENS` tokens with
-    every active `clinical_sentencizer` after which only sentence-blind
-    components and taggers that cut long docs at sentence starts
-    (`LONG_DOC_SENTENCE_FACTORIES`) run, as in `en`: those taggers read no
-    other doc's sentences, the runner's outputs hold none, and the splitter
-    took about 5% of `en`'s time. Output is the same.
-
-    nlp (Language): The pipeline.
-    RETURNS (List[str]): The names of the splitters limited, for `undo_run`.
-    """
-    readers = SENTENCE_BLIND_FACTORIES | LONG_DOC_SENTENCE_FACTORIES
-    limited = []
-    for i, name in enumerate(nlp.pipe_names):
-        if nlp.get_pipe_meta(name).factory != CLINICAL_SENTENCIZER:
-            continue
-        if _only_followed_by(nlp, i, readers):
-            nlp.get_pipe(name).min_tokens = MAX_DOC_TOKENS + 1
-            limited.append(name)
-    return limited
-
-
-def restore_scores(nlp: Language, names: List[str]) -> None:
-    """Turn the span scores of these `phi_ner`/`phi_crf` components back on."""
-    for name in names:
-        if name in nlp.pipe_names:
-            nlp.get_pipe(name).with_scores = True
 
 
 def with_known_phi(record: Record, store: KnownPhiStore) -> Record:

@@ -65,6 +65,12 @@ class BiluoTagger(BiluoLabels):
         return MAX_DOC_TOKENS
 
     @property
+    def writes_ents(self) -> bool:
+        """RETURNS (bool): False when the spans go to `doc.spans[spans_key]`
+        only (a later component must merge them)."""
+        return self.cfg["spans_key"] is None
+
+    @property
     def read_from(self) -> Dict[str, int]:
         """Sentence starts are read only to cut a doc into pieces.
 

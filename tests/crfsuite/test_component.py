@@ -527,8 +527,8 @@ def test_runner_computes_no_unread_marginals(monkeypatch):
     """`deidentify_items` over a pipeline ending `phi_crf`, `phi_surrogates`
     computes no CRF marginals, gives the output it gives with them, and turns
     the scores back on after the run."""
-    from spacy_deid.run import runner
     from spacy_deid.io.records import Record
+    from spacy_deid.run import plan, runner
 
     nlp = train_nlp()
     nlp.add_pipe("phi_surrogates").set_key(bytes(range(32)))
@@ -537,5 +537,5 @@ def test_runner_computes_no_unread_marginals(monkeypatch):
     fast = list(runner.deidentify_items(nlp, records))
     assert calls == [] and sum(len(out.spans) for out in fast) == 3
     assert nlp.get_pipe("phi_crf").with_scores
-    monkeypatch.setattr(runner, "skip_unread_scores", lambda nlp: [])
+    monkeypatch.setattr(plan, "skip_unread_work", lambda nlp, changes: None)
     assert list(runner.deidentify_items(nlp, records)) == fast and calls
