@@ -43,7 +43,6 @@ from typing import (
     List,
     Optional,
     Sequence,
-    Union,
 )
 
 from spacy.language import Language
@@ -55,7 +54,7 @@ from ..known.items import KnownItem, KnownPhiError, validate_known
 from ..known.store import KnownPhiStore
 from ..tagging.segments import MAX_DOC_TOKENS
 from .pool import WorkerPool
-from ..io.records import Item, Record, Rejected
+from ..io.records import Item, Output, Record, Rejected, Result
 from ..text.tokenizer_cache import warm_up
 
 SURROGATES = "phi_surrogates"
@@ -91,31 +90,6 @@ ON_ERROR_REJECT = "reject"
 ON_ERROR_REDACT_ALL = "redact-all"
 ON_ERROR_POLICIES = (ON_ERROR_REJECT, ON_ERROR_REDACT_ALL)
 REDACT_CHAR = "X"
-
-
-@dataclass
-class Result:
-    """The de-identified form of one record."""
-
-    index: int
-    id: str
-    text: str
-    spans: List[Dict[str, Any]] = field(default_factory=list)
-    # Set when the record failed and was redacted whole ("redact-all").
-    rejected: Optional[Rejected] = None
-
-    @property
-    def redacted_all(self) -> bool:
-        return self.rejected is not None
-
-    def to_dict(self) -> Dict[str, Any]:
-        data: Dict[str, Any] = {"id": self.id, "text": self.text, "spans": self.spans}
-        if self.redacted_all:
-            data["redacted_all"] = True
-        return data
-
-
-Output = Union[Result, Rejected]
 
 
 class DeidCheckError(RuntimeError):
