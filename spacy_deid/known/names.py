@@ -45,7 +45,7 @@ _PARTICLES = frozenset(
     "de del la las los da das do dos di du van von der den ter le el y e st"
     " mc mac bin ibn al".split()
 )
-_NICKNAMES = Path(__file__).parent.parent / "corpus" / "synth" / "data"
+_NICKNAMES = Path(__file__).parent.parent / "synth" / "data"
 # Separator between a family name and what follows it in "Smith, J."
 _COMMA_OR_SPACE = r"(?:\s*,\s*|\s+)"
 
