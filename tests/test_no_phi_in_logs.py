@@ -1,7 +1,6 @@
 """No note text or PHI leaves a `spacy-deid run` anywhere but the output file:
 not in logging (at DEBUG, every logger), warnings, stderr, the progress line or
-the reject file, whatever the records contain (issue 7, "no PHI outside the
-output")."""
+the reject file, whatever the records contain."""
 
 import json
 import logging

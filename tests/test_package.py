@@ -335,7 +335,7 @@ def test_build_merge_ner_settings():
 
 
 def test_build_reads_training_logs_and_scores(tmp_path):
-    from spacy_deid.pretrained.build import headline_scores, read_training_log
+    from spacy_deid.pretrained.provenance import headline_scores, read_training_log
 
     console = tmp_path / "train.log"
     console.write_text(

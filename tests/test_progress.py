@@ -12,9 +12,8 @@ import pyarrow.parquet as pq
 from typer.testing import CliRunner
 
 from spacy_deid.cli import app
-from spacy_deid.cli.run import Progress, format_duration
-from spacy_deid.io.records import Rejected
-from spacy_deid.run.runner import Result
+from spacy_deid.run.progress import Progress, format_duration
+from spacy_deid.io.records import Rejected, Result
 from spacy_deid.io.tables import count_rows
 
 from .conftest import ROOT

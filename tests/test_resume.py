@@ -11,10 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from spacy_deid.cli.run import Feed
 from spacy_deid.synth import generate
 from spacy_deid.known.store import KnownPhiStore
-from spacy_deid.io.writers import Done, KeyMultiset
+from spacy_deid.io.resume import Done, Feed, KeyMultiset
 from spacy_deid.io.records import Record, Row
 from spacy_deid.io.tables import csv_rows
 

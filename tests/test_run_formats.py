@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 
-import spacy_deid.cli.run as run_module
-from spacy_deid.io.records import Columns, Record, read_rows
+import spacy_deid.run.job as job_module
+from spacy_deid.io.readers import read_rows
+from spacy_deid.io.records import Columns, Record
 
 from .run_helpers import invoke, write_jsonl
 
@@ -323,13 +324,13 @@ def test_missing_pyarrow_message(tmp_path, monkeypatch):
 def test_n_process_and_batch_size_reach_the_runner(inputs, monkeypatch, fmt):
     folder, _ = inputs
     seen = {}
-    real = run_module.deidentify_items
+    real = job_module.deidentify_items
 
     def spy(nlp, items, **kwargs):
         seen.update(kwargs)
         return real(nlp, items, **{**kwargs, "n_process": 1})
 
-    monkeypatch.setattr(run_module, "deidentify_items", spy)
+    monkeypatch.setattr(job_module, "deidentify_items", spy)
     if fmt == "txt":
         source = folder / "notes"
         source.mkdir()
@@ -349,13 +350,13 @@ def test_run_uses_one_blas_thread(tmp_path, monkeypatch):
     the CRF's small matrix products many times slower."""
     threadpoolctl = pytest.importorskip("threadpoolctl")
     seen = []
-    real = run_module.deidentify_items
+    real = job_module.deidentify_items
 
     def spy(nlp, items, **kwargs):
         seen.extend(pool["num_threads"] for pool in threadpoolctl.threadpool_info())
         return real(nlp, items, **kwargs)
 
-    monkeypatch.setattr(run_module, "deidentify_items", spy)
+    monkeypatch.setattr(job_module, "deidentify_items", spy)
     source = write_jsonl(tmp_path / "in.jsonl", [{"id": "a", "text": "Dr. Whalen"}])
     invoke(str(source), str(tmp_path / "out.jsonl"))
     assert seen and set(seen) == {1}

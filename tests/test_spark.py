@@ -31,13 +31,13 @@ import spacy_deid.spark.partition as partition  # noqa: E402
 from spacy_deid.synth import generate  # noqa: E402
 from spacy_deid.io.records import Record, Rejected  # noqa: E402
 from spacy_deid.run.runner import deidentify_items, redact_all_text  # noqa: E402
+from spacy_deid.run.pipeline import open_pipeline  # noqa: E402
 from spacy_deid.spark import (  # noqa: E402
     DeidentifyPartition,
     DeidSettings,
     InlineKey,
     deidentify_dataframe,
     group_by_patient,
-    load_deid_pipeline,
     row_item,
 )
 from spacy_deid.surrogates.replacer import EphemeralKeyWarning  # noqa: E402
@@ -131,7 +131,7 @@ def rows():
 @pytest.fixture(scope="module")
 def expected(rows):
     """The runner's output on the same records, with the same key."""
-    nlp = load_deid_pipeline("en_rules", "surrogate", KEY)
+    nlp = open_pipeline("en_rules", "surrogate", KEY)
     records = [Record(i, r[0], r[1], r[2]) for i, r in enumerate(rows)]
     return _runner(nlp, records)
 
@@ -307,7 +307,7 @@ def _raise_on_mark(doc):
 def test_partition_redact_all_policy(monkeypatch):
     """Without Spark: a note a component fails on comes out redacted whole
     with "redact-all" and with no text by default; the others as usual."""
-    nlp = load_deid_pipeline("en_rules", "surrogate", KEY)
+    nlp = open_pipeline("en_rules", "surrogate", KEY)
     nlp.add_pipe("test_raise_on_mark", first=True)
     monkeypatch.setattr(partition, "cached_pipeline", lambda *args: nlp)
     texts = ["Seen by Dr. Whalen on 09/14/2067.", "Dr. Whalen, RAISEHERE 09/14/2067."]
@@ -328,7 +328,7 @@ def test_partition_redact_all_policy(monkeypatch):
 
 def test_en_pipeline(spark, rows):
     records = [Record(i, r[0], r[1], r[2]) for i, r in enumerate(rows[:8])]
-    nlp = load_deid_pipeline("en", "surrogate", KEY)
+    nlp = open_pipeline("en", "surrogate", KEY)
     expected = _runner(nlp, records)
     df = spark.createDataFrame(
         [row[:3] for row in rows[:8]], "id string, text string, patient string"
@@ -455,7 +455,7 @@ def test_partition_timeout_rejects_only_the_note_that_hangs(monkeypatch):
     """Without Spark: with `timeout` a partition's notes run in a worker
     process; the note that hangs there comes out with no text and
     WorkerTimeout, the others as without a timeout."""
-    nlp = load_deid_pipeline("en_rules", "surrogate", KEY)
+    nlp = open_pipeline("en_rules", "surrogate", KEY)
     nlp.add_pipe("test_pool_hazard", first=True)
     monkeypatch.setattr(partition, "cached_pipeline", lambda *args: nlp)
     texts = [f"Dr. Whalen saw her on 09/{10 + i}/2067." for i in range(5)]
@@ -494,11 +494,11 @@ def test_row_item_rejects_without_text():
 def test_pipeline_cache(monkeypatch):
     loads = []
 
-    def fake_load(model, mode, key, max_length=None):
+    def fake_load(model, mode, key=None, max_length=None):
         loads.append((model, mode, key, max_length))
         return object()
 
-    monkeypatch.setattr(partition, "load_deid_pipeline", fake_load)
+    monkeypatch.setattr(partition, "open_pipeline", fake_load)
     monkeypatch.setattr(partition, "_PIPELINES", OrderedDict())
     first = partition.cached_pipeline("en_rules", "surrogate", KEY, None)
     assert partition.cached_pipeline("en_rules", "surrogate", KEY, None) is first

@@ -19,7 +19,8 @@ from pyspark.sql import SparkSession  # noqa: E402
 
 from spacy_deid.synth import generate  # noqa: E402
 from spacy_deid.io.records import Record  # noqa: E402
-from spacy_deid.spark import deidentify_dataframe, load_deid_pipeline  # noqa: E402
+from spacy_deid.run.pipeline import open_pipeline  # noqa: E402
+from spacy_deid.spark import deidentify_dataframe  # noqa: E402
 
 from .test_spark import KEY, _collected, _runner, spark_workers_python  # noqa: E402
 
@@ -55,7 +56,7 @@ def test_connect_same_output_as_deidentify_items(connect, capsys):
         df.repartition(3), patient_col="patient", model="en_rules", key=KEY
     )
     got = _collected(out)
-    nlp = load_deid_pipeline("en_rules", "surrogate", KEY)
+    nlp = open_pipeline("en_rules", "surrogate", KEY)
     records = [Record(i, *row) for i, row in enumerate(rows)]
     assert got == _runner(nlp, records)
     assert got["p1-0"][0] == got["p1-1"][0] == got["p1-2"][0] != SHARED

@@ -20,7 +20,8 @@ from ..corpus.jsonl import read_jsonl
 from ..labels.maps import LABEL_MAP_NAMES, get_label_map, map_note
 from ..core.types import Note
 from ..evaluate.audit import audit, format_audit, group_texts
-from ..io.records import Columns, InputError, Record, read_rows
+from ..io.readers import read_rows
+from ..io.records import Columns, InputError, Record
 from ._app import app
 from .common import EXIT_FATAL, err
 

@@ -14,7 +14,7 @@ label, an FN for the gold label.
 """
 
 from collections import defaultdict
-from typing import Dict, Iterable, List, Optional, Set, Tuple
+from typing import Dict, Iterable, List, Optional, Tuple
 
 from ..core.types import PhiSpan
 from .metrics import Counts
@@ -117,8 +117,3 @@ def binary_token_counts(
         elif g is not None:
             counts.fn += 1
     return counts
-
-
-def label_set(*counts: LabelCounts) -> Set[str]:
-    """All labels mentioned in some counts."""
-    return {label for c in counts for label in c}

@@ -1,13 +1,16 @@
-"""Reading input records for de-identification runs (JSONL streams, text
-folders, CSV and Parquet tables; see `tabular.py` for the last two).
+"""Input records and their outputs, and the one check that turns raw fields
+into a record (JSONL streams and text folders are read here; CSV and Parquet
+in `tables.py`, Spark rows in `spark/partition.py`, all through
+`make_item`; `readers.read_rows` reads any of them).
 
 Every input item becomes either a `Record` (good) or a `Rejected` (bad), in input
 order. A rejection names the record id and/or line number (row number for
-tables) and the kind of problem, never the note text.
+tables) and the kind of problem, never the note text. A processed record
+becomes a `Result`.
 
-`read_rows` also returns, per item, the values of the columns the user asked
-to keep (`Columns.keep`): every other field or column is dropped, because it
-may hold PHI.
+`read_jsonl_rows` also returns, per item, the values of the fields the user
+asked to keep (`Columns.keep`): every other field is dropped, because it may
+hold PHI.
 
 A JSONL record may carry `"known_phi": [{"text": ..., "label": ...}, ...]`:
 identifiers known from the structured record, marked wherever they occur (see
@@ -15,12 +18,13 @@ identifiers known from the structured record, marked wherever they occur (see
 """
 
 import json
+import math
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
+from typing import IO, Any, Dict, Iterator, List, Optional, Tuple, Union
 
-from ..known.items import KnownItem, KnownPhiError, validate_known
+from ..known.items import KnownItem, KnownPhiError, as_id, parse_known, validate_known
 
 
 @dataclass
@@ -51,14 +55,31 @@ class Rejected:
 
 Item = Union[Record, Rejected]
 
-FORMATS = ("jsonl", "csv", "parquet", "txt")
-SUFFIXES = {
-    ".jsonl": "jsonl",
-    ".ndjson": "jsonl",
-    ".csv": "csv",
-    ".parquet": "parquet",
-    ".pq": "parquet",
-}
+
+@dataclass
+class Result:
+    """The de-identified form of one record."""
+
+    index: int
+    id: str
+    text: str
+    spans: List[Dict[str, Any]] = field(default_factory=list)
+    # Set when the record failed and was redacted whole ("redact-all").
+    rejected: Optional[Rejected] = None
+
+    @property
+    def redacted_all(self) -> bool:
+        return self.rejected is not None
+
+    def to_dict(self) -> Dict[str, Any]:
+        data: Dict[str, Any] = {"id": self.id, "text": self.text, "spans": self.spans}
+        if self.redacted_all:
+            data["redacted_all"] = True
+        return data
+
+
+Output = Union[Result, Rejected]
+
 KNOWN_PHI_FIELD = "known_phi"
 
 
@@ -87,33 +108,112 @@ class Row:
     kept: Dict[str, Any] = field(default_factory=dict)
 
 
-def input_format(source: Union[str, Path], given: Optional[str] = None) -> str:
-    """The format of an input: `given`, else from the path ("-" is JSONL, a
-    folder is a folder of .txt files, unknown suffixes are JSONL).
+# A field that is not there at all (JSONL), as opposed to one that is null.
+MISSING: Any = object()
 
-    source (Union[str, Path]): The input path, or "-" for stdin.
-    given (Optional[str]): One of FORMATS, or None to guess.
-    RETURNS (str): One of FORMATS.
+
+@dataclass(frozen=True)
+class Dialect:
+    """How `make_item` reads a source's raw fields.
+
+    table (bool): Table cells (CSV, Parquet): an integral float is an id, a
+        blank id is missing, a blank or NaN patient is none, and known PHI may
+        be JSON text ("" is none).
+    arrow (bool): Arrow rows (Spark): the text may be UTF-8 bytes, errors
+        about the id and patient name the value's type, and known PHI may be
+        JSON text (an error says where it is broken).
     """
-    if given is not None:
-        if given not in FORMATS:
-            raise ValueError(f"unknown format '{given}' (use {', '.join(FORMATS)})")
-        return given
-    if str(source) == "-":
-        return "jsonl"
-    path = Path(source)
-    if path.is_dir():
-        return "txt"
-    return SUFFIXES.get(path.suffix.lower(), "jsonl")
+
+    table: bool = False
+    arrow: bool = False
+
+    def kind(self, value: Any) -> str:
+        """A value's type for an error message (JSONL calls a null
+        "NoneType", as it always has)."""
+        if value is None and (self.table or self.arrow):
+            return "null"
+        return type(value).__name__
 
 
-def _id_of(value: Any) -> Optional[str]:
-    """A record id as a string, or None when it is missing or not a scalar."""
-    if isinstance(value, bool) or value is None:
-        return None
-    if isinstance(value, (str, int)):
-        return str(value)
-    return None
+JSONL = Dialect()
+TABLE = Dialect(table=True)
+ARROW = Dialect(arrow=True)
+
+
+def make_item(
+    index: int,
+    raw_id: Any,
+    text: Any,
+    patient: Any = None,
+    known: Any = None,
+    *,
+    line: Optional[int] = None,
+    columns: Optional[Columns] = None,
+    dialect: Dialect = JSONL,
+) -> Item:
+    """The one check of an input record: a Record, or why it is rejected
+    (the record's id and position, never its text).
+
+    index (int): Position of the item in the input.
+    raw_id (Any): The id as read.
+    text (Any): The note as read, or MISSING.
+    patient (Any): The patient id as read, or None.
+    known (Any): The known PHI as read, or None.
+    line (Optional[int]): Line or row number, for the rejection.
+    columns (Columns): The names of the fields, for error messages.
+    dialect (Dialect): How the source's values are read.
+    RETURNS (Item): The record, or why it was rejected.
+    """
+    names = columns if columns is not None else Columns()
+    record_id = as_id(raw_id, dialect.table)
+    if record_id is None:
+        return Rejected(index, None, _id_error(raw_id, names.id, dialect), line)
+    if dialect.arrow and isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            return Rejected(index, record_id, f"InvalidUTF8: byte {error.start}", line)
+    if text is MISSING:
+        error = f"InvalidRecord: no '{names.text}' field"
+        return Rejected(index, record_id, error, line)
+    if not isinstance(text, str):
+        error = f"InvalidRecord: '{names.text}' is {dialect.kind(text)}, not a string"
+        return Rejected(index, record_id, error, line)
+    patient_id = as_id(patient, dialect.table)
+    if patient_id is None and not _no_patient(patient, dialect):
+        error = f"InvalidRecord: '{names.patient}' is {_not_an_id(patient, dialect)}"
+        return Rejected(index, record_id, error, line)
+    try:
+        if dialect.table and known == "":
+            known = None
+        if dialect.table or dialect.arrow:
+            known = parse_known(known, detail=dialect.arrow)
+        known_phi = validate_known(known) or None
+    except KnownPhiError as error:
+        return Rejected(index, record_id, f"InvalidRecord: {error}", line)
+    return Record(index, record_id, text, patient_id, line, known_phi)
+
+
+def _id_error(raw_id: Any, name: str, dialect: Dialect) -> str:
+    blank = raw_id is None or (isinstance(raw_id, str) and not raw_id.strip())
+    if dialect.table and blank:
+        return f"InvalidRecord: no '{name}'"
+    return f"InvalidRecord: '{name}' is {_not_an_id(raw_id, dialect)}"
+
+
+def _not_an_id(value: Any, dialect: Dialect) -> str:
+    if dialect.arrow:
+        return f"{dialect.kind(value)}, not a string or integer"
+    return "not a string or integer"
+
+
+def _no_patient(value: Any, dialect: Dialect) -> bool:
+    """Whether a patient value means "no patient" (not an error)."""
+    if value is None:
+        return True
+    if dialect.table:
+        return value == "" or (isinstance(value, float) and math.isnan(value))
+    return False
 
 
 def parse_jsonl_line(line: str, line_no: int, index: int) -> Item:
@@ -136,28 +236,15 @@ def _parse_jsonl(line: str, line_no: int, index: int) -> Tuple[Item, Dict[str, A
         return Rejected(index, None, error, line_no), {}
     if not isinstance(data, dict):
         return Rejected(index, None, "InvalidRecord: not a JSON object", line_no), {}
-    raw_id = data.get("id", line_no)
-    record_id = _id_of(raw_id)
-    if record_id is None:
-        error = "InvalidRecord: 'id' is not a string or integer"
-        return Rejected(index, None, error, line_no), data
-    if "text" not in data:
-        error = "InvalidRecord: no 'text' field"
-        return Rejected(index, record_id, error, line_no), data
-    text = data["text"]
-    if not isinstance(text, str):
-        kind = type(text).__name__
-        error = f"InvalidRecord: 'text' is {kind}, not a string"
-        return Rejected(index, record_id, error, line_no), data
-    patient = data.get("patient")
-    if patient is not None and _id_of(patient) is None:
-        error = "InvalidRecord: 'patient' is not a string or integer"
-        return Rejected(index, record_id, error, line_no), data
-    try:
-        known = validate_known(data.get(KNOWN_PHI_FIELD)) or None
-    except KnownPhiError as error:
-        return Rejected(index, record_id, f"InvalidRecord: {error}", line_no), data
-    return Record(index, record_id, text, _id_of(patient), line_no, known), data
+    item = make_item(
+        index,
+        data.get("id", line_no),
+        data.get("text", MISSING),
+        data.get("patient"),
+        data.get(KNOWN_PHI_FIELD),
+        line=line_no,
+    )
+    return item, data
 
 
 def read_jsonl_stream(stream: IO[bytes]) -> Iterator[Item]:
@@ -205,35 +292,6 @@ def read_text_dir(path: Path) -> Iterator[Item]:
         yield Record(index, record_id, text)
 
 
-def read_rows(
-    source: Union[str, Path], fmt: Optional[str] = None, columns: Columns = Columns()
-) -> Iterator[Row]:
-    """Read rows (items and their kept values) from any input format.
-
-    source (Union[str, Path]): A file, a folder, or "-" (stdin; JSONL or CSV).
-    fmt (Optional[str]): One of FORMATS; None: from the path (`input_format`).
-    columns (Columns): Column names (CSV, Parquet) and the fields to keep.
-    RETURNS (Iterator[Row]): Rows in input order.
-    """
-    from . import tables as tabular
-
-    fmt = input_format(source, fmt)
-    if fmt == "csv":
-        yield from tabular.read_csv_rows(source, columns)
-    elif fmt == "parquet":
-        yield from tabular.read_parquet_rows(source, columns)
-    elif fmt == "txt":
-        if str(source) == "-" or not Path(source).is_dir():
-            raise InputError("txt input must be a folder of .txt files")
-        for item in read_text_dir(Path(source)):
-            yield Row(item, {name: None for name in columns.keep})
-    elif str(source) == "-":
-        yield from read_jsonl_rows(sys.stdin.buffer, columns.keep)
-    else:
-        with Path(source).open("rb") as stream:
-            yield from read_jsonl_rows(stream, columns.keep)
-
-
 def read_records(source: Union[str, Path]) -> Iterator[Item]:
     """Read records from a JSONL file, a folder of .txt files, or "-" (stdin).
 
@@ -249,10 +307,3 @@ def read_records(source: Union[str, Path]) -> Iterator[Item]:
         return
     with path.open("rb") as stream:
         yield from read_jsonl_stream(stream)
-
-
-def iter_records(items: Iterable[Item]) -> Iterator[Record]:
-    """Only the good records of a stream of items."""
-    for item in items:
-        if isinstance(item, Record):
-            yield item

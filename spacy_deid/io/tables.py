@@ -13,14 +13,12 @@ header) and its id, never its text.
 """
 
 import csv
-import json
-import math
 import sys
 from pathlib import Path
 from typing import IO, Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
-from ..known.items import KnownPhiError, validate_known
-from .records import KNOWN_PHI_FIELD, Columns, InputError, Record, Rejected, Row
+from ..known.items import as_id
+from .records import TABLE, KNOWN_PHI_FIELD, Columns, InputError, Rejected, Row, make_item
 
 PARQUET_EXTRA = "spacy-deid[parquet]"
 # Rows per batch read from a Parquet file.
@@ -55,33 +53,6 @@ def raise_csv_field_limit() -> None:
             limit //= 2
 
 
-def table_id(value: Any) -> Optional[str]:
-    """A record id from a table cell: a non-empty string or an integer (an
-    integral float too: pandas turns integer columns with nulls into floats);
-    None when missing or unusable."""
-    if isinstance(value, bool) or value is None:
-        return None
-    if isinstance(value, str):
-        return value if value.strip() else None
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
-        return str(int(value))
-    return None
-
-
-def _known_phi(value: Any) -> Any:
-    """A known-PHI cell: a JSON string (CSV) or a list of structs (Parquet)."""
-    if value is None or value == "":
-        return None
-    if isinstance(value, str):
-        try:
-            return json.loads(value)
-        except ValueError:
-            raise KnownPhiError("known_phi is not valid JSON") from None
-    return value
-
-
 def row_to_item(
     values: Dict[str, Any], columns: Columns, row_no: int, index: int
 ) -> Row:
@@ -94,30 +65,17 @@ def row_to_item(
     RETURNS (Row): The record or why it was rejected, and the kept values.
     """
     kept = {name: values.get(name) for name in columns.keep}
-    raw_id = values.get(columns.id)
-    record_id = table_id(raw_id)
-    if record_id is None:
-        if raw_id is None or (isinstance(raw_id, str) and not raw_id.strip()):
-            error = f"InvalidRecord: no '{columns.id}'"
-        else:
-            error = f"InvalidRecord: '{columns.id}' is not a string or integer"
-        return Row(Rejected(index, None, error, row_no), kept)
-    text = values.get(columns.text)
-    if not isinstance(text, str):
-        kind = "null" if text is None else type(text).__name__
-        error = f"InvalidRecord: '{columns.text}' is {kind}, not a string"
-        return Row(Rejected(index, record_id, error, row_no), kept)
-    raw_patient = values.get(columns.patient)
-    patient = table_id(raw_patient)
-    if patient is None and raw_patient not in (None, ""):
-        if not (isinstance(raw_patient, float) and math.isnan(raw_patient)):
-            error = f"InvalidRecord: '{columns.patient}' is not a string or integer"
-            return Row(Rejected(index, record_id, error, row_no), kept)
-    try:
-        known = validate_known(_known_phi(values.get(KNOWN_PHI_FIELD))) or None
-    except KnownPhiError as error:
-        return Row(Rejected(index, record_id, f"InvalidRecord: {error}", row_no), kept)
-    return Row(Record(index, record_id, text, patient, row_no, known), kept)
+    item = make_item(
+        index,
+        values.get(columns.id),
+        values.get(columns.text),
+        values.get(columns.patient),
+        values.get(KNOWN_PHI_FIELD),
+        line=row_no,
+        columns=columns,
+        dialect=TABLE,
+    )
+    return Row(item, kept)
 
 
 def check_columns(columns: Columns, available: Sequence[str], where: str) -> List[str]:
@@ -222,11 +180,11 @@ def _csv_row(
         return Row(Rejected(index, None, error, row_no))
     values = dict(zip(header, fields, strict=False))
     if len(fields) != len(header):
-        record_id = table_id(values.get(columns.id))
+        record_id = as_id(values.get(columns.id), table=True)
         error = f"InvalidRecord: {len(fields)} fields, the header has {len(header)}"
         return Row(Rejected(index, record_id, error, row_no))
     if bad_utf8:
-        record_id = table_id(values.get(columns.id))
+        record_id = as_id(values.get(columns.id), table=True)
         return Row(Rejected(index, record_id, "InvalidUTF8: in this row", row_no))
     return row_to_item(values, columns, row_no, index)
 
@@ -280,6 +238,36 @@ def parquet_schema_of(source: Union[str, Path]) -> Any:
     """The Arrow schema of a Parquet input (its first file for a folder)."""
     pq = import_parquet()
     return _parquet_file(pq, parquet_files(source)[0]).schema_arrow
+
+
+def input_columns(
+    source: str, fmt_in: str, columns: Columns, fmt_out: str
+) -> Tuple[Optional[List[str]], Dict[str, Any]]:
+    """The input's column names (None when not known up front: JSONL) and
+    the Arrow types of the kept columns (Parquet to Parquet).
+
+    source (str): The input path, or "-" for stdin.
+    fmt_in (str): The input format.
+    columns (Columns): The column names and the kept columns.
+    fmt_out (str): The output format.
+    RETURNS (Tuple[Optional[List[str]], Dict[str, Any]]): Names and types.
+    """
+    if fmt_in == "txt":
+        return [], {}
+    if fmt_in == "jsonl" or source == "-":
+        return None, {}
+    if fmt_in == "csv":
+        with open(source, "rb") as stream:
+            first = next(csv_rows(stream), None)
+        names = (first[0] or []) if first is not None else []
+        check_columns(columns, names, f"'{source}'")
+        return names, {}
+    schema = parquet_schema_of(source)
+    check_columns(columns, schema.names, f"'{source}'")
+    types = {}
+    if fmt_out == "parquet":
+        types = {n: schema.field(n).type for n in columns.keep if n in schema.names}
+    return list(schema.names), types
 
 
 def count_rows(source: Union[str, Path], fmt: str) -> Optional[int]:

@@ -1,12 +1,13 @@
 """Writing the results of a de-identification run: JSONL, CSV, Parquet (a
 file, or a dataset folder of part files) or a folder of .txt files, and the
-reject file. Also reading back what an interrupted run wrote (`--resume`).
+reject file. Reading back what an interrupted run wrote (`--resume`) is in
+`resume.py`.
 
 Every writer buffers results and writes them whole in `flush()`, under the
 caller's `hold()` (signals wait until the write is over): the reject lines of
 the batch first, then the output. JSONL and CSV outputs then hold whole
 records only, whatever interrupts the run; after `kill -9` the last record
-may be cut, and `scan_output` cuts it off before a resumed run appends.
+may be cut, and `resume.scan_output` cuts it off before a resumed run appends.
 Parquet cannot be appended to: a dataset folder gets part files
 `part-00000.parquet`, ... each written as `_part-NNNNN.parquet.tmp` (a name
 Parquet readers skip) and renamed once complete; a single `.parquet` file is
@@ -20,24 +21,20 @@ written: other columns may hold PHI.
 """
 
 import csv
-import hashlib
 import io
 import json
 import os
 import re
 import sys
-from collections import Counter
 from contextlib import ExitStack, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Callable, ContextManager, Dict, List, Optional, Tuple
 
-import numpy as np
 
 from .atomic import tmp_path_for, write_text_atomic
-from .records import Rejected
-from ..run.runner import Result
-from .tables import csv_rows, import_parquet, table_id
+from .records import Rejected, Result
+from .tables import import_parquet
 
 SPANS = "spans"
 REDACTED_ALL = "redacted_all"
@@ -51,10 +48,6 @@ PART_PATTERN = re.compile(r"^part-(\d+)\.parquet$")
 # (patient, kept values) of a record, for the output row.
 Meta = Tuple[Optional[str], Dict[str, Any]]
 NO_META: Meta = (None, {})
-
-
-class ResumeError(ValueError):
-    """An existing output cannot be resumed (messages never hold text)."""
 
 
 @dataclass(frozen=True)
@@ -447,245 +440,6 @@ def make_writer(layout: Layout, stack: ExitStack, **kwargs: Any) -> Writer:
     if layout.fmt == "parquet":
         return ParquetWriter(layout, stack, **kwargs)
     raise ValueError(f"unknown output format '{layout.fmt}'")
-
-
-# Resuming ------------------------------------------------------------------
-
-
-ResumeKey = Tuple[str, Any]
-
-
-class KeyMultiset:
-    """A multiset of resume keys, held compactly: each key is a 16-byte
-    BLAKE2b digest, kept in a sorted numpy array with a count per distinct
-    digest. That is about 20 bytes per record written (a `Counter` of the
-    keys and their id strings took about 200), so resuming a run of 100
-    million notes needs about 2 GB. Two keys share a digest with
-    probability 2**-128.
-    """
-
-    def __init__(self) -> None:
-        self._added = bytearray()
-        self._digests = np.empty(0, dtype="V16")
-        self._counts = np.empty(0, dtype="u4")
-        self.total = 0
-        self.left = 0
-
-    def __bool__(self) -> bool:
-        """Whether any occurrence is left to take."""
-        return self.left > 0
-
-    def add(self, key: ResumeKey, count: int = 1) -> None:
-        """Add `count` occurrences of a key."""
-        self._added += _digest(key) * count
-        self.total += count
-        self.left += count
-
-    def take(self, key: ResumeKey) -> bool:
-        """Remove one occurrence of a key; whether there was one."""
-        if self._added:
-            self._merge()
-        digest = np.frombuffer(_digest(key), dtype="V16")[0]
-        i = int(np.searchsorted(self._digests, digest))
-        if i == len(self._digests) or self._digests[i] != digest:
-            return False
-        if not self._counts[i]:
-            return False
-        self._counts[i] -= 1
-        self.left -= 1
-        return True
-
-    def _merge(self) -> None:
-        """Sort the digests added since the last take into the arrays (in
-        place: about 50 bytes per record at the peak, once)."""
-        added = np.frombuffer(self._added, dtype="V16")  # a view, writable
-        self._added = bytearray()
-        if len(self._digests):
-            kept = np.repeat(self._digests, self._counts)
-            added = np.concatenate([kept, added])
-        added.sort()
-        new = np.concatenate([[True], added[1:] != added[:-1]])
-        starts = np.flatnonzero(new)
-        self._counts = np.diff(np.append(starts, len(added))).astype("u4")
-        self._digests = added[starts]
-
-
-def _digest(key: ResumeKey) -> bytes:
-    return hashlib.blake2b(repr(key).encode("utf8"), digest_size=16).digest()
-
-
-@dataclass
-class Done:
-    """What an earlier run wrote: the ids written (a multiset), the ids
-    written redacted whole, the keys of the rejections, and counts."""
-
-    written: KeyMultiset = field(default_factory=KeyMultiset)
-    redacted: Counter = field(default_factory=Counter)
-    rejected: Counter = field(default_factory=Counter)
-    rejected_redacted: Counter = field(default_factory=Counter)
-    next_part: int = 0
-
-    @property
-    def n_written(self) -> int:
-        return self.written.total
-
-    @property
-    def n_rejected(self) -> int:
-        return sum(self.rejected.values()) + sum(self.rejected_redacted.values())
-
-
-def item_key(record_id: Optional[str], position: Optional[int]) -> ResumeKey:
-    """The resume key of an input item: its id, or its line/row without one."""
-    if record_id is not None:
-        return ("id", record_id)
-    return ("position", position)
-
-
-def _truncate(path: Path, size: int) -> None:
-    if path.stat().st_size != size:
-        with path.open("r+b") as handle:
-            handle.truncate(size)
-
-
-def scan_jsonl(path: Path, done: Done, what: str = "output") -> None:
-    """Read the ids of a JSONL output (or reject file) into `done`, cutting
-    off a last line that was not written whole.
-
-    path (Path): The file.
-    done (Done): Filled in place.
-    what (str): "output" or "rejects".
-    """
-    good = 0
-    with path.open("rb") as stream:
-        for line_no, raw in enumerate(stream, 1):
-            if not raw.endswith(b"\n"):
-                break
-            if raw.strip():
-                _add_jsonl(raw, line_no, path, done, what)
-            good += len(raw)
-    _truncate(path, good)
-
-
-def _add_jsonl(raw: bytes, line_no: int, path: Path, done: Done, what: str) -> None:
-    try:
-        data = json.loads(raw)
-        if not isinstance(data, dict):
-            raise ValueError
-    except ValueError:
-        raise ResumeError(
-            f"'{path}' line {line_no} is not a record of spacy-deid run: cannot resume"
-        ) from None
-    if what == "output":
-        if table_id(data.get("id")) is None:
-            raise ResumeError(f"'{path}' line {line_no} has no id: cannot resume")
-        _add_written(done, str(data["id"]), data.get(REDACTED_ALL) is True)
-        return
-    position = data.get("line", data.get("row"))
-    key = item_key(table_id(data.get("id")), position)
-    if data.get(REDACTED_ALL) is True:
-        done.rejected_redacted[key] += 1
-    else:
-        done.rejected[key] += 1
-
-
-def _add_written(done: Done, record_id: str, redacted: bool) -> None:
-    done.written.add(("id", record_id))
-    if redacted:
-        done.redacted[("id", record_id)] += 1
-
-
-def scan_csv(path: Path, layout: Layout, done: Done) -> None:
-    """Read the ids of a CSV output into `done`, cutting off a last row that
-    was not written whole; the header must be this run's."""
-    good = 0
-    columns = layout.columns
-    with path.open("rb") as stream:
-        rows = csv_rows(stream)
-        for n, (fields, _, lines) in enumerate(rows):
-            whole = fields is not None and not lines.eof
-            if n == 0:
-                if not whole:
-                    break
-                if fields != columns:
-                    raise ResumeError(
-                        f"'{path}' has other columns than this run writes: "
-                        "cannot resume (same options as the first run?)"
-                    )
-            elif not whole or len(fields or []) != len(columns):
-                break
-            else:
-                row = dict(zip(columns, fields or [], strict=True))
-                redacted = row.get(REDACTED_ALL) == "true"
-                _add_written(done, row[layout.id], redacted)
-            good = lines.offset
-    _truncate(path, good)
-
-
-def scan_dataset(folder: Path, layout: Layout, done: Done) -> None:
-    """Read the ids of the complete parts of a Parquet dataset folder into
-    `done` and remove the unfinished parts (`_part-*.parquet.tmp`)."""
-    for tmp in folder.glob("_part-*.parquet.tmp"):
-        tmp.unlink()
-    pq = import_parquet()
-    last = -1
-    for path in sorted(folder.iterdir()):
-        match = PART_PATTERN.match(path.name)
-        if match is None:
-            continue
-        last = max(last, int(match.group(1)))
-        try:
-            parquet = pq.ParquetFile(path)
-        except Exception as error:  # noqa: BLE001
-            msg = f"'{path}' is not readable ({type(error).__name__}): cannot resume"
-            raise ResumeError(msg) from None
-        if parquet.schema_arrow.names != layout.columns:
-            raise ResumeError(
-                f"'{path}' has other columns than this run writes: cannot "
-                "resume (same options as the first run?)"
-            )
-        wanted = [layout.id] + ([REDACTED_ALL] if layout.redacted_all else [])
-        for batch in parquet.iter_batches(columns=wanted):
-            ids = batch.column(layout.id).to_pylist()
-            flags = (
-                batch.column(REDACTED_ALL).to_pylist()
-                if layout.redacted_all
-                else [False] * len(ids)
-            )
-            for record_id, flag in zip(ids, flags, strict=True):
-                _add_written(done, str(record_id), flag is True)
-    done.next_part = last + 1
-
-
-def scan_output(layout: Layout, done: Done) -> None:
-    """Read what an earlier run wrote to this output into `done` (nothing if
-    it does not exist), cutting off a record written in part."""
-    path = Path(layout.path)
-    if layout.fmt == "parquet":
-        if not layout.dataset:
-            raise ResumeError("a single Parquet file cannot be resumed")
-        if path.exists() and not path.is_dir():
-            raise ResumeError(f"'{path}' is a file, not a Parquet dataset folder")
-        if path.is_dir():
-            scan_dataset(path, layout, done)
-        return
-    if layout.fmt == "txt":
-        path = path / SPANS_FILE
-    if not path.exists():
-        return
-    if layout.fmt == "csv":
-        scan_csv(path, layout, done)
-    else:
-        scan_jsonl(path, done)
-
-
-def existing_output(layout: Layout) -> bool:
-    """Whether an output holds anything a resumed run would keep."""
-    path = Path(layout.path)
-    if layout.fmt == "txt":
-        return (path / SPANS_FILE).exists()
-    if layout.fmt == "parquet" and path.is_dir():
-        return any(PART_PATTERN.match(p.name) for p in path.iterdir())
-    return path.exists()
 
 
 def clear_dataset(folder: Path) -> None:

@@ -1,9 +1,12 @@
-"""Validation of known PHI items: `[{"text": str, "label": str}, ...]`.
+"""Validation of known PHI items: `[{"text": str, "label": str}, ...]`, and
+of the record and patient ids they are given for.
 
 Error messages name the item's position and the field, never its text or
 label (a swapped item would put a name in the label).
 """
 
+import json
+import math
 from typing import Any, Dict, Iterable, List, Optional
 
 from ..labels import normalize_label
@@ -79,3 +82,40 @@ def validate_known(
                     f"known_phi[{i}]: label not accepted by this pipeline"
                 )
     return items
+
+
+def parse_known(value: Any, detail: bool = False) -> Any:
+    """Known PHI given as a list or as JSON text (a table cell, an Arrow
+    string column), not yet validated (see `validate_known`).
+
+    value (Any): A list, JSON text or None.
+    detail (bool): Say where the JSON is broken (position only, never text).
+    RETURNS (Any): The list (or whatever the JSON holds).
+    """
+    if not isinstance(value, str):
+        return value
+    try:
+        return json.loads(value)
+    except ValueError as error:
+        where = f" ({error.msg} at column {error.colno})" if detail else ""
+        raise KnownPhiError(f"known_phi is not valid JSON{where}") from None
+
+
+def as_id(value: Any, table: bool = False) -> Optional[str]:
+    """A record or patient id as a string: a string or an integer (a bool is
+    neither). From a table cell also an integral float (pandas turns integer
+    columns with nulls into floats), and a blank string counts as missing.
+
+    value (Any): The raw id.
+    table (bool): Read it as a table cell.
+    RETURNS (Optional[str]): The id, or None when missing or unusable.
+    """
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, str):
+        return None if table and not value.strip() else str(value)
+    if isinstance(value, int):
+        return str(value)
+    if table and isinstance(value, float) and math.isfinite(value):
+        return str(int(value)) if value.is_integer() else None
+    return None

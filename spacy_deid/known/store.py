@@ -21,11 +21,11 @@ import json
 import logging
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 from typing import Union
 
 from .common import fold
-from .items import KnownItem, KnownPhiError, validate_known
+from .items import KnownItem, KnownPhiError, as_id, validate_known
 
 logger = logging.getLogger(__name__)
 
@@ -161,13 +161,6 @@ class KnownPhiStore:
         return store
 
 
-def _key(value: Any) -> Optional[str]:
-    """A patient or record id as a string; None if not a string or integer."""
-    if isinstance(value, bool) or not isinstance(value, (str, int)):
-        return None
-    return str(value)
-
-
 def parse_known_line(line: str, line_no: int) -> Tuple[str, str, List[KnownItem]]:
     """Parse one line of a known-PHI file.
 
@@ -189,7 +182,7 @@ def parse_known_line(line: str, line_no: int) -> Tuple[str, str, List[KnownItem]
     kinds = [kind for kind in ("patient", "id") if data.get(kind) is not None]
     if len(kinds) != 1:
         raise KnownFileError(f"{where}: give either 'patient' or 'id'")
-    key = _key(data[kinds[0]])
+    key = as_id(data[kinds[0]])
     if key is None:
         raise KnownFileError(f"{where}: '{kinds[0]}' is not a string or integer")
     if "known_phi" not in data:

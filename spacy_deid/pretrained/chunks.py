@@ -19,6 +19,7 @@ import srsly
 
 from ..corpus.jsonl import read_jsonl
 from ..text.tokenizer_cache import MAX_CHUNKS, META_KEY, MIN_DOCS, frequent_chunks
+from .provenance import file_record
 
 SOURCE_KEY = "frequent_chunks_source"
 """The meta.json key that records where the chunks came from."""
@@ -50,8 +51,6 @@ def set_chunks(
     min_docs (int): The fewest documents a chunk must occur in.
     RETURNS (int): The number of chunks stored.
     """
-    from .build import file_record  # here: build imports this module
-
     chunks = corpus_chunks(corpus, n=n, min_docs=min_docs)
     meta[META_KEY] = chunks
     meta[SOURCE_KEY] = {**file_record(corpus), "n": n, "min_docs": min_docs}

@@ -29,7 +29,7 @@ zone, check, record-by-record retry) in this process or in a worker of
 import os
 import unicodedata
 from collections import deque
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from functools import partial
 from typing import (
     Any,
@@ -41,7 +41,6 @@ from typing import (
     Iterator,
     List,
     Optional,
-    Union,
 )
 
 from spacy.language import Language
@@ -58,12 +57,12 @@ from .check import (
     kept_by,
     kept_label,
 )
+from ..io.records import Item, Output, Record, Rejected, Result
+from ..text.tokenizer_cache import warm_up
 from . import pieces
 from .check import SURROGATES
 from .plan import prepare_run, undo_run
 from .pool import WorkerPool
-from ..io.records import Item, Record, Rejected
-from ..text.tokenizer_cache import warm_up
 
 # A batch may grow to this many records to keep one patient's run whole.
 MAX_PATIENT_BATCH = 1000
@@ -73,29 +72,6 @@ ON_ERROR_POLICIES = (ON_ERROR_REJECT, ON_ERROR_REDACT_ALL)
 REDACT_CHAR = "X"
 
 
-@dataclass
-class Result:
-    """The de-identified form of one record."""
-
-    index: int
-    id: str
-    text: str
-    spans: List[Dict[str, Any]] = field(default_factory=list)
-    # Set when the record failed and was redacted whole ("redact-all").
-    rejected: Optional[Rejected] = None
-
-    @property
-    def redacted_all(self) -> bool:
-        return self.rejected is not None
-
-    def to_dict(self) -> Dict[str, Any]:
-        data: Dict[str, Any] = {"id": self.id, "text": self.text, "spans": self.spans}
-        if self.redacted_all:
-            data["redacted_all"] = True
-        return data
-
-
-Output = Union[Result, Rejected]
 
 
 def doc_to_result(

@@ -53,7 +53,6 @@ from .partition import (
     InlineKey,
     SparkDeidError,
     cached_pipeline,
-    load_deid_pipeline,
     row_item,
 )
 
@@ -66,7 +65,6 @@ __all__ = [
     "cached_pipeline",
     "deidentify_dataframe",
     "group_by_patient",
-    "load_deid_pipeline",
     "row_item",
 ]
 

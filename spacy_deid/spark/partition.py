@@ -9,22 +9,19 @@ and errors that escape name their class only, never note text.
 """
 
 import hashlib
-import json
 from collections import OrderedDict, deque
 from dataclasses import dataclass
 from typing import Any, Deque, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import pyarrow as pa
-import spacy
 from spacy.language import Language
 
-from .. import PIPELINES
-from .. import load as load_shipped
-from ..known.items import KnownItem, KnownPhiError, validate_known
+from ..io.records import ARROW, Item, Output, Rejected, make_item
+from ..known.items import KnownItem
 from ..known.store import KnownPhiStore, merge_known
+from ..run.pipeline import PipelineError, open_pipeline
 from ..run.pool import limit_threads
-from ..io.records import Item, Record, Rejected
-from ..run.runner import SURROGATES, Output, deidentify_items, set_surrogate_mode
+from ..run.runner import deidentify_items
 
 # Pipelines kept per Python worker (each holds a model in memory).
 CACHE_SIZE = 2
@@ -83,27 +80,6 @@ _PIPELINES: "OrderedDict[Tuple[Any, ...], Language]" = OrderedDict()
 _THREAD_LIMITS: List[Any] = []
 
 
-def load_deid_pipeline(
-    model: str, mode: str, key: Optional[bytes], max_length: Optional[int] = None
-) -> Language:
-    """Load a pipeline for de-identification with a mode and key (as the
-    CLI's `load_pipeline`, with the key as bytes and errors raised).
-
-    model (str): A shipped pipeline name, a directory or a package name.
-    mode (str): surrogate, redact or tag.
-    key (Optional[bytes]): The surrogate key; None: the component's own.
-    max_length (Optional[int]): Set `nlp.max_length`.
-    RETURNS (Language): The pipeline, ending with `phi_surrogates`.
-    """
-    nlp = load_shipped(model) if model in PIPELINES else spacy.load(model)
-    set_surrogate_mode(nlp, mode)
-    if key is not None:
-        nlp.get_pipe(SURROGATES).set_key(key)
-    if max_length is not None:
-        nlp.max_length = max_length
-    return nlp
-
-
 def cached_pipeline(
     model: str, mode: str, key: Optional[bytes], max_length: Optional[int]
 ) -> Language:
@@ -115,7 +91,7 @@ def cached_pipeline(
     if nlp is not None:
         _PIPELINES.move_to_end(cache_key)
         return nlp
-    nlp = load_deid_pipeline(model, mode, key, max_length)
+    nlp = open_pipeline(model, mode, key=key, max_length=max_length)
     # One BLAS thread per Python worker: Spark runs one per task slot.
     if not _THREAD_LIMITS:
         _THREAD_LIMITS.append(limit_threads())
@@ -138,29 +114,6 @@ class RowKnownPhi(KnownPhiStore):
         return merge_known(own) or None
 
 
-def _kind(value: Any) -> str:
-    return "null" if value is None else type(value).__name__
-
-
-def _scalar_id(value: Any) -> Optional[str]:
-    if isinstance(value, bool) or not isinstance(value, (str, int)):
-        return None
-    return str(value)
-
-
-def _known(value: Any) -> Optional[List[KnownItem]]:
-    """A row's known PHI (list or JSON string), validated; raises
-    KnownPhiError (no text) when it is malformed."""
-    if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except ValueError as error:
-            raise KnownPhiError(
-                f"known_phi is not valid JSON ({error.msg} at column {error.colno})"
-            ) from None
-    return validate_known(value) or None
-
-
 def row_item(
     index: int,
     record_id: Any,
@@ -177,28 +130,7 @@ def row_item(
     known (Any): Known PHI (list of {"text", "label"} or JSON), or None.
     RETURNS (Item): A Record or a Rejected item.
     """
-    rid = _scalar_id(record_id)
-    if rid is None:
-        error = f"InvalidRecord: 'id' is {_kind(record_id)}, not a string or integer"
-        return Rejected(index, None, error)
-    if isinstance(text, (bytes, bytearray)):
-        try:
-            text = bytes(text).decode("utf-8-sig")
-        except UnicodeDecodeError as error:
-            return Rejected(index, rid, f"InvalidUTF8: byte {error.start}")
-    if not isinstance(text, str):
-        return Rejected(
-            index, rid, f"InvalidRecord: 'text' is {_kind(text)}, not a string"
-        )
-    patient_id = _scalar_id(patient)
-    if patient is not None and patient_id is None:
-        error = f"InvalidRecord: 'patient' is {_kind(patient)}, not a string or integer"
-        return Rejected(index, rid, error)
-    try:
-        known_phi = _known(known)
-    except KnownPhiError as error:
-        return Rejected(index, rid, f"InvalidRecord: {error}")
-    return Record(index, rid, text, patient_id, known_phi=known_phi)
+    return make_item(index, record_id, text, patient, known, dialect=ARROW)
 
 
 def output_row(
@@ -236,6 +168,8 @@ class DeidentifyPartition:
                 settings.model, settings.mode, key, settings.max_length
             )
         except Exception as error:  # noqa: BLE001 - report without chaining
+            if isinstance(error, PipelineError):
+                error = error.error
             raise SparkDeidError(
                 f"could not load the pipeline '{settings.model}': "
                 f"{type(error).__name__}: {error}"

@@ -1,4 +1,4 @@
-"""Property-based tests of the shipped pipelines' output (issue 7).
+"""Property-based tests of the shipped pipelines' output.
 
 (a) the doc keeps the input text; (b) entity offsets point at the input and
 the offset map rebuilds the output from the input; (c) no detected PHI string

@@ -1,4 +1,4 @@
-"""Surrogates cannot be mapped back without the key (issue 7).
+"""Surrogates cannot be mapped back without the key.
 
 No mapping table is kept or serialized, different keys give unrelated
 surrogates, date shifts stay in range and are per patient, and surrogates of
