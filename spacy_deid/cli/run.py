@@ -226,9 +226,9 @@ MAX_LENGTH_OPT = typer.Option(
     "--max-length",
     min=1,
     help=(
-        "Longest note in characters (default: the pipeline's max_length, "
-        "1000000 for the shipped ones); longer notes fail with TooLong. "
-        "Rules-only pipelines handle several million"
+        "Longest note in characters read as one doc (default: the "
+        "pipeline's max_length, 1000000 for the shipped ones); longer notes "
+        "are de-identified in overlapping pieces of bounded size"
     ),
 )
 RECALL_BIAS_OPT = typer.Option(

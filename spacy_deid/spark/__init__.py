@@ -118,8 +118,9 @@ def deidentify_dataframe(
     on_error (str): "reject" (a failed row's text is null) or "redact-all"
         (its letters and digits become "X", spans are empty).
     batch_size (int): Records per `nlp.pipe` batch.
-    max_length (Optional[int]): Longest note in characters; longer ones fail
-        with "TooLong". None: the pipeline's max_length.
+    max_length (Optional[int]): Longest note in characters read as one doc;
+        longer ones are de-identified in pieces. None: the pipeline's
+        max_length.
     output_col (Optional[str]): The de-identified text column; None: the
         text column itself (same name and position, type string).
     spans_col (str): The PHI spans column.
