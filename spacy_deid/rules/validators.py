@@ -197,23 +197,58 @@ def age_over_89(match: re.Match, span: Tuple[int, int]) -> Flags:
     return _accept([AGE_OVER_89])
 
 
+# Words before a dotted number that make it a version, not an address.
+_VERSION_CUE = re.compile(r"(?i:\b(?:version|ver|v|release|build|rev)\b\.?)[ \t]*$")
+# Words before a short IPv6 form ("::1", "::") that make it an address.
+_IP_CUE = re.compile(r"(?i:\b(?:ip(?:v6)?|address|addr|host|localhost|loopback)\b)")
+# Words before a MAC-shaped run of digits that make it a hardware address.
+_MAC_CUE = re.compile(r"(?i:\b(?:mac|hw|hardware|ethernet|ether|wi-?fi|bluetooth|bt)\b)")
+_CUE_WINDOW = 30
+
+
+def _before(match: re.Match, span: Tuple[int, int], size: int = _CUE_WINDOW) -> str:
+    """The text of the same line up to `size` characters before the span."""
+    start = span[0]
+    text = match.string[max(0, start - size) : start]
+    return text.rsplit("\n", 1)[-1]
+
+
 def ipv4(match: re.Match, span: Tuple[int, int]) -> Flags:
-    """Accept a dotted quad whose octets are all <= 255."""
+    """Accept a dotted quad whose octets are all <= 255, unless a version cue
+    comes right before it ("version 3.2.1.4")."""
     parts = _phi_text(match, span).split(".")
     if len(parts) != 4 or any(int(p) > 255 for p in parts):
+        return None
+    if _VERSION_CUE.search(_before(match, span)):
         return None
     return _accept()
 
 
 def ipv6(match: re.Match, span: Tuple[int, int]) -> Flags:
-    """Accept a valid IPv6 address that is not just a time-like `12::30`."""
+    """Accept a valid IPv6 address (zone id and embedded IPv4 included) that
+    is not just a time-like `12::30`: it has a hex letter, four groups or an
+    embedded IPv4 address, or an IP cue comes before it ("IPv6 ::1")."""
     text = _phi_text(match, span)
+    address = text.split("%", 1)[0]
     try:
-        ipaddress.IPv6Address(text)
+        ipaddress.IPv6Address(address)
     except ValueError:
         return None
-    groups = [g for g in text.split(":") if g]
-    if re.search(r"[a-fA-F]", text) or len(groups) >= 4:
+    groups = [g for g in address.split(":") if g]
+    if re.search(r"[a-fA-F.]", address) or len(groups) >= 4:
+        return _accept()
+    if _IP_CUE.search(_before(match, span)):
+        return _accept()
+    return None
+
+
+def mac(match: re.Match, span: Tuple[int, int]) -> Flags:
+    """Accept a MAC address with a hex letter, or of digits alone after a
+    hardware-address cue ("MAC 00:11:22:33:44:55"); never all zeros."""
+    text = _phi_text(match, span)
+    if not re.search(r"[1-9a-fA-F]", text):
+        return None
+    if re.search(r"[a-fA-F]", text) or _MAC_CUE.search(_before(match, span)):
         return _accept()
     return None
 
@@ -461,6 +496,7 @@ VALIDATORS: Dict[str, Validator] = {
     "age_over_89": age_over_89,
     "ipv4": ipv4,
     "ipv6": ipv6,
+    "mac": mac,
     "ssn": ssn,
     "npi": npi,
     "dea": dea,

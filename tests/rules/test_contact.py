@@ -79,6 +79,16 @@ POSITIVES = [
         "IPADDR",
     ),
     ("ip.v6", "addr 2001:db8::ff00:42:8329", "2001:db8::ff00:42:8329", "IPADDR"),
+    # Zone id, short forms after an IP cue, embedded IPv4 (IPv4-mapped).
+    ("ip.v6", "via fe80::9c1:44ff:fe02:7b%wlan0 now", "fe80::9c1:44ff:fe02:7b%wlan0", "IPADDR"),
+    ("ip.v6", "bound to IPv6 ::1 only", "::1", "IPADDR"),
+    ("ip.v6", "loopback ::1", "::1", "IPADDR"),
+    ("ip.v6_v4", "peer ::ffff:198.51.100.23 joined", "::ffff:198.51.100.23", "IPADDR"),
+    ("ip.v6_v4", "2001:db8::203.0.113.9.", "2001:db8::203.0.113.9", "IPADDR"),
+    ("device.mac", "MAC 3C:22:FB:91:0A:7E logged", "3C:22:FB:91:0A:7E", "DEVICE"),
+    ("device.mac", "pump mac 3c-22-fb-91-0a-7e paired", "3c-22-fb-91-0a-7e", "DEVICE"),
+    ("device.mac", "switch port 3c22.fb91.0a7e", "3c22.fb91.0a7e", "DEVICE"),
+    ("device.mac", "Bluetooth 10:20:30:40:50:61", "10:20:30:40:50:61", "DEVICE"),
 ]
 
 NEGATIVES = [
@@ -109,6 +119,12 @@ NEGATIVES = [
     "BP 120/80, call 911",
     "617-555.1212",  # two different separators
     "617.555-1212",
+    "Version 10.2.0.14 installed",  # a version, not an address
+    "v 4.3.2.1",
+    "12::45",  # no hex letter, no IP cue
+    "at ::5 o'clock",
+    "10:20:30:40:50:61",  # digits alone need a hardware-address cue
+    "00:00:00:00:00:00",
 ]
 
 

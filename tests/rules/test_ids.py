@@ -22,6 +22,7 @@ ID_LABELS = {
 
 # (pattern id, text, expected span, label)
 POSITIVES = [
+    ("healthplan.mbi", "MBI 7TW3-KH8-PX52 on file", "7TW3-KH8-PX52", "HEALTHPLAN"),
     ("ssn.dashed", "SS card: 123-45-6789.", "123-45-6789", "SSN"),
     ("ssn.cued", "SSN 123 45 6789", "123 45 6789", "SSN"),
     ("ssn.cued", "Social Security Number: 123456789", "123456789", "SSN"),
@@ -185,3 +186,30 @@ def test_id_validators(name, text, ok):
 def test_every_id_pattern_tested():
     ids = {p["id"] for p in family_patterns("ids")}
     assert ids == {p[0] for p in POSITIVES}
+
+
+@pytest.mark.parametrize(
+    "text,span",
+    [
+        ("MBI 7TW3-KH8-PX52 on the card", "7TW3-KH8-PX52"),
+        ("beneficiary 7TW3KH8PX52.", "7TW3KH8PX52"),
+        ("Medicare number: 3AC9-D45-RT06", "3AC9-D45-RT06"),
+    ],
+)
+def test_medicare_beneficiary_identifier(find, text, span):
+    """The CMS layout is enough, cue or not."""
+    assert (span, "HEALTHPLAN") in find(text, pattern_id="healthplan.mbi")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "7TW3-KH8PX52",  # one dash only
+        "0TW3KH8PX52",  # starts with 0
+        "7SW3KH8PX52",  # S is not an MBI letter
+        "7TW3KH8PX521",  # 12 characters
+        "A7TW3KH8PX52",
+    ],
+)
+def test_not_medicare_beneficiary_identifier(find, text):
+    assert find(text, pattern_id="healthplan.mbi") == []

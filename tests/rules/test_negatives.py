@@ -32,3 +32,26 @@ def test_phi_rule_beats_not_phi(nlp_rules):
 def test_not_phi_kept_with_label_filter(nlp_rules):
     assert any(p["label"] == "NOT_PHI" for p in default_patterns(labels=["DATE"]))
     assert "NOT_PHI" not in nlp_rules.get_pipe("phi_rules").labels
+
+
+@pytest.mark.parametrize(
+    "text,date,time",
+    [
+        ("Logged 2071-08-19T06:41:33+05:30 by the pump.", "2071-08-19", "T06:41:33+05:30"),
+        ("Logged 2071-08-19T06:41:33Z by the pump.", "2071-08-19", "T06:41:33Z"),
+        ("Logged 2071-08-19T06:41 by the pump.", "2071-08-19", "T06:41"),
+        ("Logged 2071-08-19 06:41:33-0800 by the pump.", "2071-08-19", "06:41:33-0800"),
+    ],
+)
+def test_iso_time_is_not_phi(nlp_rules, text, date, time):
+    """The date of an ISO date-time is a DATE; its time and offset are known
+    non-PHI, so that a model does not read them as a user name or e-mail."""
+    doc = nlp_rules(text)
+    assert [(e.text, e.label_) for e in doc.ents] == [(date, "DATE")]
+    assert [s.text for s in doc.spans[NOT_PHI_KEY]] == [time]
+
+
+def test_iso_time_keeps_model_spans_out(nlp_en):
+    """phi_ner drops what it finds inside the time of an ISO date-time."""
+    doc = nlp_en("Event at 2071-08-19T06:41:33+05:30 recorded.")
+    assert [(e.text, e.label_) for e in doc.ents] == [("2071-08-19", "DATE")]

@@ -1,4 +1,5 @@
-"""Contact patterns: PHONE, FAX, EMAIL, URL, IPADDR."""
+"""Contact patterns: PHONE, FAX, EMAIL, URL, IPADDR, and the hardware (MAC)
+address of a network device (DEVICE)."""
 
 from typing import List
 
@@ -65,6 +66,9 @@ _FAX_FILL = (
 )
 # Filler between a phone cue and the number: "call me at", "reach him on".
 _PHONE_FILL = CUE_SEP + r"(?:(?i:me|us|him|her|them|at|on|to|is)\b[ \t:]*){0,2}"
+
+# An IPv6 zone id: "%eth0", "%25" (URL-escaped), "%3".
+_ZONE = r"(?:%[A-Za-z0-9_.\-]{1,16})?"
 
 # Common TLDs only: "Pt.care" or "self.help" are no URLs.
 _TLDS = r"(?i:com|org|net|edu|gov|io|info|biz|us)"
@@ -168,14 +172,40 @@ PATTERNS: List[dict] = [
         validator="ipv4",
         score=0.9,
     ),
-    # Candidate IPv6 (full or compressed with "::"); the validator parses it.
+    # Candidate IPv6 (full or compressed with "::", with an optional zone id
+    # "%eth0"); the validator parses it.
     make_pattern(
         "ip.v6",
         "IPADDR",
-        r"(?<![\w:.])(?P<phi>(?:[0-9A-Fa-f]{1,4}:|:){2,7}(?::|[0-9A-Fa-f]{1,4}))"
-        r"(?![\w:]|\.\w)",
+        r"(?<![\w:.])(?P<phi>(?:[0-9A-Fa-f]{1,4}:|:){2,7}(?::|[0-9A-Fa-f]{1,4})"
+        + _ZONE
+        + r")(?![\w:%]|\.\w)",
         priority=PRIO_SHAPE_WEAK,
         validator="ipv6",
+        score=0.9,
+    ),
+    # IPv6 with an embedded IPv4 address: "::ffff:192.0.2.128" (IPv4-mapped).
+    make_pattern(
+        "ip.v6_v4",
+        "IPADDR",
+        r"(?<![\w:.])(?P<phi>(?:[0-9A-Fa-f]{1,4}:|:){2,6}"
+        r"\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}"
+        + _ZONE
+        + r")(?![\w:%]|\.\d)",
+        priority=PRIO_SHAPE,
+        validator="ipv6",
+        score=0.9,
+    ),
+    # A MAC address (a network device's hardware address): six hex pairs
+    # joined by ":" or "-", or three groups of four joined by "." (Cisco).
+    make_pattern(
+        "device.mac",
+        "DEVICE",
+        r"(?<![\w:.\-])(?P<phi>[0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2}){5}"
+        r"|[0-9A-Fa-f]{2}(?:-[0-9A-Fa-f]{2}){5}"
+        r"|[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4})(?![\w:\-]|\.\w)",
+        priority=PRIO_SHAPE_WEAK,
+        validator="mac",
         score=0.9,
     ),
 ]

@@ -121,6 +121,13 @@ _IDNUM_CUE = (
     + r"|\bI[Dd](?=[ \t]*[:#])"
 )
 
+# Medicare Beneficiary Identifier letters: A-Z without S, L, O, I, B, Z.
+_MBI_A = "[AC-HJKMNP-RT-Y]"
+_MBI_AN = "[AC-HJKMNP-RT-Y0-9]"
+_MBI_HEAD = "[1-9]" + _MBI_A + _MBI_AN + r"\d"
+_MBI_MID = _MBI_A + _MBI_AN + r"\d"
+_MBI_TAIL = _MBI_A + _MBI_A + r"\d\d"
+
 PATTERNS: List[dict] = [
     make_pattern(
         "ssn.dashed",
@@ -168,6 +175,28 @@ PATTERNS: List[dict] = [
         priority=PRIO_SHAPE_WEAK,
         validator="dea",
         score=0.85,
+    ),
+    # Medicare Beneficiary Identifier (CMS): 11 characters in a fixed layout
+    # (digit 1-9, letter, letter or digit, digit, letter, letter or digit,
+    # digit, letter, letter, digit, digit), letters without S, L, O, I, B, Z,
+    # dashes after the 4th and 7th characters or none. Two branches, not a
+    # backreference, so that the pattern gets a scout.
+    make_pattern(
+        "healthplan.mbi",
+        "HEALTHPLAN",
+        r"(?<![A-Za-z0-9\-])(?P<phi>"
+        + _MBI_HEAD
+        + _MBI_MID
+        + _MBI_TAIL
+        + "|"
+        + _MBI_HEAD
+        + "-"
+        + _MBI_MID
+        + "-"
+        + _MBI_TAIL
+        + r")(?![A-Za-z0-9]|-\w)",
+        priority=PRIO_SHAPE,
+        score=0.95,
     ),
     # VIN: 17 characters without I, O, Q, with the check digit in position 9.
     make_pattern(
