@@ -36,7 +36,7 @@ from spacy_deid.rules.ruler import PhiRuler
 from spacy_deid.rules.validators import AGE_OVER_89, INVALID_DATE
 
 ROOT = Path(__file__).resolve().parents[2]
-SPANISH = ["dates_es", "ages_es", "contact_es", "ids_es"]
+SPANISH = ["dates_es", "ages_es", "contact_es", "ids_es", "names_es"]
 # The Spanish pipeline's families (see the report / configs).
 ES_FAMILIES = SPANISH + ["contact"]
 Found = List[Tuple[str, str]]
@@ -76,6 +76,23 @@ def _sources(nlp, ruler, text) -> List[str]:
 
 # (text, expected entities, the pattern id that must find the first one)
 POSITIVES = [
+    (
+        "la atiende la Dra. Ana Fernández.",
+        [("Ana Fernández", "DOCTOR")],
+        "name_es.doctor_title",
+    ),
+    (
+        "Remitido por: Dr. Tomás Ibarra de la Vega\nServicio de Urología",
+        [("Tomás Ibarra de la Vega", "DOCTOR")],
+        "name_es.doctor_title",
+    ),
+    ("acude con su hijo Pedro; refiere", [("Pedro", "PATIENT")], "name_es.relative"),
+    (
+        "según su esposa, Lucía Benítez Ortega, ha",
+        [("Lucía Benítez Ortega", "PATIENT")],
+        "name_es.relative",
+    ),
+    ("viene con su madre (Rosario) hoy", [("Rosario", "PATIENT")], "name_es.relative"),
     ("Ingresó el 22-7-04 por fiebre.", [("22-7-04", "DATE")], "date_es.dmy"),
     ("Control el 4-09-06.", [("4-09-06", "DATE")], "date_es.dmy"),
     ("Nacido el 16/09/03 en Lugo.", [("16/09/03", "DATE")], "date_es.dmy"),
@@ -277,6 +294,9 @@ def test_list_numbers_come_from_the_list_pattern(nlp, ruler):
 
 NEGATIVES = [
     "La mayoría de los pacientes mejora.",
+    "Remitido por: Dra. \nServicio de Cardiología",  # no name after the title
+    "su hijo mayor no acude",  # no capitalised name after the kinship word
+    "El Dr. Servicio de Urgencias",
     "Acudió en mayo por dolor.",  # a bare month name without "mes de"
     "En agosto de ese mismo año se confirmó.",
     "Fecha de control 32-13-04 sin cambios.",
@@ -674,3 +694,27 @@ def test_spanish_impossible_month_name_dates_are_flagged(nlp_es, text):
     )
     dates = [e for e in doc.ents if e.label_ == "FECHAS"]
     assert dates and all("INVALID_DATE" in (e._.phi_flags or []) for e in dates)
+
+
+NARRATIVE = [
+    # (sentence, names that must be tagged, whatever their label)
+    (
+        "La paciente acude con su hijo Pedro; la atiende la Dra. Ana Fernández.",
+        ["Pedro", "Ana Fernández"],
+    ),
+    ("Su hermana Marisol la acompaña a la consulta.", ["Marisol"]),
+    ("Según su esposo, Ramiro Quintana Gil, no ha tomado la medicación.", ["Ramiro Quintana Gil"]),
+    ("La revisa el Dr. Íñigo Salcedo por la tarde.", ["Íñigo Salcedo"]),
+]
+
+
+@pytest.mark.parametrize("text,names", NARRATIVE)
+def test_narrative_names_are_found_by_es_meddocan(nlp_es, text, names):
+    """Names in narrative sentences (MEDDOCAN's training data has names mostly
+    in headers and footers) are tagged, and none survives in the output."""
+    doc = nlp_es(text)
+    covered = {i for ent in doc.ents for i in range(ent.start_char, ent.end_char)}
+    for name in names:
+        start = text.index(name)
+        assert set(range(start, start + len(name))) <= covered, name
+        assert name not in doc._.deidentified

@@ -9,12 +9,12 @@
 
 `families` picks pattern families by name (default: `DEFAULT_FAMILIES`, the
 English families, so configs that don't set it keep their exact meaning). The
-Spanish families ("dates_es", "ages_es", "contact_es", "ids_es") are only used
+Spanish families ("dates_es", "ages_es", "contact_es", "ids_es", "names_es") are only used
 when asked for:
 
     [components.phi_rules.patterns]
     @misc = "spacy_deid.phi_patterns.v1"
-    families = ["dates_es", "ages_es", "contact_es", "ids_es", "contact"]
+    families = ["dates_es", "ages_es", "contact_es", "ids_es", "names_es", "contact"]
 """
 
 import copy
@@ -33,6 +33,7 @@ from . import (
     ids_es,
     locations,
     names,
+    names_es,
     negatives,
     social,
     usernames,
@@ -54,6 +55,7 @@ FAMILIES: Dict[str, List[dict]] = {
     "ages_es": ages_es.PATTERNS,
     "contact_es": contact_es.PATTERNS,
     "ids_es": ids_es.PATTERNS,
+    "names_es": names_es.PATTERNS,
 }
 # The families of "spacy_deid.phi_patterns.v1" when `families` is not given:
 # the English ones, in this order. Never change it (the name is versioned).
