@@ -327,3 +327,31 @@ def test_run_es_meddocan_surrogate(tmp_path, key_file):
             assert span["label"] in MEDDOCAN_LABELS
             original = record["text"][span["start"] : span["end"]]
             assert result["text"][span["out_start"] : span["out_end"]] != original
+
+
+def test_help_texts_hold_no_rich_markup_that_would_vanish():
+    """Rich reads `[word]` in a help text as a markup tag and drops it
+    (`spacy-deid vectors --help` once lost "[initialize]"): no command's
+    help or option help may hold one."""
+    import re
+
+    import typer.main
+
+    from spacy_deid.cli import app
+
+    tag = re.compile(r"\[/?[A-Za-z_][\w .=#-]*\]")
+    command = typer.main.get_command(app)
+    for name, sub in command.commands.items():
+        texts = [sub.help or ""] + [getattr(p, "help", None) or "" for p in sub.params]
+        for text in texts:
+            assert not tag.search(text), name
+
+
+def test_vectors_help_names_the_initialize_block():
+    from typer.testing import CliRunner
+
+    from spacy_deid.cli import app
+
+    result = CliRunner().invoke(app, ["vectors", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    assert "initialize block" in result.output

@@ -37,6 +37,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import pytest
 
 from .conftest import ROOT
+from .extras import need
 
 # pyspark warns that it does not fully support pandas 3 (as in test_spark.py).
 pytestmark = pytest.mark.filterwarnings(
@@ -96,8 +97,8 @@ def _notes() -> List[Dict[str, Any]]:
 
 def _start_spark(run: PageRun) -> None:
     """A local[2] session as `tests/test_spark.py` makes it, and `notes/`."""
-    pytest.importorskip("pyspark")
-    pytest.importorskip("pyarrow")
+    need("pyspark")
+    need("pyarrow")
     from pyspark.sql import SparkSession
 
     from .test_spark import spark_workers_python

@@ -15,6 +15,7 @@ from spacy_deid.labels.maps import MEDDOCAN_LABELS
 from spacy_deid.core.extensions import install_extensions
 
 from .conftest import ROOT, SESSION_KEY, listening_tagger_pipeline, run_python
+from .extras import need
 
 DEFAULT_PIPES = ["clinical_sentencizer", "phi_rules", "phi_ner", "phi_surrogates"]
 RULES_PIPES = ["clinical_sentencizer", "phi_rules", "phi_surrogates"]
@@ -142,6 +143,7 @@ def test_shipped_prefilter_database_matches_the_rules(name):
     saved = srsly.msgpack_loads(path.read_bytes())
     assert set(saved) == {"key", "covered", "database"}
     if not prefilter.available():
+        need("hyperscan")
         pytest.skip("Hyperscan is not installed")
     nlp = spacy.load(pipeline_path(name))
     regexes = nlp.get_pipe("phi_rules")._prefilter._regexes
@@ -161,6 +163,7 @@ def test_build_rewrites_a_prefilter_database(tmp_path, capsys):
     from spacy_deid.rules import prefilter
 
     if not prefilter.available():
+        need("hyperscan")
         pytest.skip("Hyperscan is not installed")
     copy = tmp_path / "en_rules"
     shutil.copytree(pipeline_path("en_rules"), copy)

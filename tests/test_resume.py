@@ -19,8 +19,9 @@ from spacy_deid.io.tables import csv_rows
 
 from .conftest import ROOT
 from .run_helpers import invoke, write_jsonl
+from .extras import need
 
-pq = pytest.importorskip("pyarrow.parquet")
+pq = need("pyarrow.parquet")
 
 NOTES = [
     {"id": "a", "patient": "P1", "text": "Dr. Whalen saw her on 09/14/2067."},
@@ -176,10 +177,21 @@ def test_resume_with_reject_file(tmp_path):
     assert out.read_bytes() == full.read_bytes()
 
 
-def test_resume_redacted_all_is_not_listed_twice(tmp_path):
-    rows = [NOTES[0], {"id": "long", "text": "Dr. Whalen " * 10}, NOTES[1]]
+def test_resume_redacted_all_is_not_listed_twice(tmp_path, monkeypatch):
+    from spacy_deid.surrogates.replacer import PhiSurrogates
+
+    real = PhiSurrogates.__call__
+
+    def failing(self, doc):
+        if "FAILHERE" in doc.text:
+            raise ValueError("a component failed")
+        return real(self, doc)
+
+    # A record the pipeline fails on, to be written redacted whole.
+    monkeypatch.setattr(PhiSurrogates, "__call__", failing)
+    rows = [NOTES[0], {"id": "bad", "text": "Dr. Whalen FAILHERE"}, NOTES[1]]
     source = write_jsonl(tmp_path / "in.jsonl", rows)
-    args = ["--on-error", "redact-all", "--max-length", "60"]
+    args = ["--on-error", "redact-all"]
     full, full_rejects = tmp_path / "full.jsonl", tmp_path / "full_rejects.jsonl"
     invoke(str(source), str(full), "--reject-file", str(full_rejects), *args, expect=3)
     assert json.loads(full_rejects.read_text())["redacted_all"] is True

@@ -16,9 +16,10 @@ from spacy_deid.io.readers import read_rows
 from spacy_deid.io.records import Columns, Record
 
 from .run_helpers import invoke, write_jsonl
+from .extras import need
 
-pa = pytest.importorskip("pyarrow")
-pq = pytest.importorskip("pyarrow.parquet")
+pa = need("pyarrow")
+pq = need("pyarrow.parquet")
 
 NOTES = [
     {
@@ -348,7 +349,7 @@ def test_run_uses_one_blas_thread(tmp_path, monkeypatch):
     """`spacy-deid run` runs numerical libraries with one thread per process
     (parallelism is --n-process): BLAS threads competing for the cores make
     the CRF's small matrix products many times slower."""
-    threadpoolctl = pytest.importorskip("threadpoolctl")
+    threadpoolctl = need("threadpoolctl")
     seen = []
     real = job_module.deidentify_items
 

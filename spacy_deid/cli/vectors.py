@@ -24,7 +24,8 @@ def vectors_cli(
     thread: int = typer.Option(1, "--thread", help="Threads (1 is deterministic)."),
 ) -> None:
     """Train floret subword vectors on a corpus's texts and save them as a
-    blank spaCy pipeline, for `[initialize] vectors`."""
+    blank spaCy pipeline, for the `vectors` setting of a training config's
+    initialize block."""
     from ..corpus.vectors import FloretSettings, train_vectors
 
     settings = FloretSettings(

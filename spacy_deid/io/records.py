@@ -110,6 +110,8 @@ class Row:
 
 # A field that is not there at all (JSONL), as opposed to one that is null.
 MISSING: Any = object()
+# Lines of a JSONL input looked at to tell a binary or non-JSONL file.
+SNIFF_LINES = 20
 
 
 @dataclass(frozen=True)
@@ -196,6 +198,8 @@ def make_item(
 
 def _id_error(raw_id: Any, name: str, dialect: Dialect) -> str:
     blank = raw_id is None or (isinstance(raw_id, str) and not raw_id.strip())
+    if raw_id is MISSING:
+        return f"InvalidRecord: no '{name}' field"
     if dialect.table and blank:
         return f"InvalidRecord: no '{name}'"
     return f"InvalidRecord: '{name}' is {_not_an_id(raw_id, dialect)}"
@@ -220,7 +224,8 @@ def parse_jsonl_line(line: str, line_no: int, index: int) -> Item:
     """Parse one JSONL line into a Record or a Rejected item.
 
     line (str): The raw line (without its newline).
-    line_no (int): 1-based line number, used as the id when "id" is missing.
+    line_no (int): 1-based line number (a record without an "id" is
+        rejected, never given one).
     index (int): Position of the item in the input.
     RETURNS (Item): The record, or why it was rejected.
     """
@@ -238,7 +243,7 @@ def _parse_jsonl(line: str, line_no: int, index: int) -> Tuple[Item, Dict[str, A
         return Rejected(index, None, "InvalidRecord: not a JSON object", line_no), {}
     item = make_item(
         index,
-        data.get("id", line_no),
+        data.get("id", MISSING),
         data.get("text", MISSING),
         data.get("patient"),
         data.get(KNOWN_PHI_FIELD),
@@ -258,21 +263,46 @@ def read_jsonl_stream(stream: IO[bytes]) -> Iterator[Item]:
 
 def read_jsonl_rows(stream: IO[bytes], keep: Tuple[str, ...] = ()) -> Iterator[Row]:
     """`read_jsonl_stream` with the values of the kept fields (None where a
-    record lacks one)."""
+    record lacks one). Raises an InputError when the input is plainly not
+    JSONL: a NUL byte in its first `SNIFF_LINES` lines (a binary file), or
+    none of them a JSON object."""
     index = 0
+    parsed = 0
     for line_no, raw in enumerate(stream, 1):
+        if line_no <= SNIFF_LINES:
+            _sniff(raw, line_no)
         try:
             line = raw.decode("utf-8-sig" if line_no == 1 else "utf-8")
         except UnicodeDecodeError as err:
             error = f"InvalidUTF8: byte {err.start}"
             yield Row(Rejected(index, None, error, line_no))
             index += 1
+            _check_parsed(parsed, line_no)
             continue
         if not line.strip():
             continue
         item, data = _parse_jsonl(line.rstrip("\r\n"), line_no, index)
+        parsed += bool(data)
+        _check_parsed(parsed, line_no)
         yield Row(item, {name: data.get(name) for name in keep})
         index += 1
+
+
+def _sniff(raw: bytes, line_no: int) -> None:
+    """Stop at a NUL byte near the start: the input is a binary file."""
+    if b"\x00" in raw:
+        raise InputError(
+            f"line {line_no} holds a NUL byte: the input is not a JSONL text file"
+        )
+
+
+def _check_parsed(parsed: int, line_no: int) -> None:
+    """Stop when the first `SNIFF_LINES` lines hold no JSON object."""
+    if parsed == 0 and line_no >= SNIFF_LINES:
+        raise InputError(
+            f"none of the first {SNIFF_LINES} lines is a JSON object: "
+            "the input is not JSONL"
+        )
 
 
 def read_text_dir(path: Path) -> Iterator[Item]:

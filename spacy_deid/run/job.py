@@ -111,6 +111,8 @@ def run_job(
                         writer.flush()
             writer.flush()
             writer.close()
+            if tracker.done == 0 and feed.skipped == 0:
+                echo("The input holds no records: nothing was written.")
         except KeyboardInterrupt:
             end.interrupted = True
             guard.stopped = True
@@ -126,6 +128,7 @@ def run_job(
         finally:
             guard.stopped = True
             outputs.close()
+            report.close(reject_file.name if reject_file is not None else None)
     tracker.close()
     return end
 

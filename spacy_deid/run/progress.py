@@ -38,7 +38,9 @@ class Progress:
         self.window = window
         self.start = clock()
         self.last = self.start
-        self.samples: Deque[Tuple[float, int]] = deque([(self.start, 0)])
+        # (time, records done) since the first record finished: the time
+        # before it (loading the pipeline) is no processing speed.
+        self.samples: Deque[Tuple[float, int]] = deque()
         self.done = 0
         self.rejected = 0
         self.redacted_all = 0
@@ -54,29 +56,37 @@ class Progress:
         self.redacted_all += redacted_all
         self.rejected += isinstance(output, Rejected) or redacted_all
         now = self.clock()
+        if not self.samples:
+            self.samples.append((now, self.done))
         if self.enabled and now - self.last >= self.interval:
             self.last = now
             self._print(end="\r" if self.tty else "\n")
 
-    def rate(self) -> float:
+    def rate(self) -> Optional[float]:
         """Notes per second over the last `window` seconds (at least the
-        last two samples)."""
+        last two samples), counted from the first record done; None until
+        some time has passed since then."""
+        if not self.samples:
+            return None
         now = self.clock()
         self.samples.append((now, self.done))
         while len(self.samples) > 2 and now - self.samples[1][0] >= self.window:
             self.samples.popleft()
         then, done_then = self.samples[0]
-        return (self.done - done_then) / max(now - then, 1e-9)
+        if now - then <= 0:
+            return None
+        return (self.done - done_then) / (now - then)
 
     def line(self) -> str:
-        """The progress line."""
+        """The progress line (no rate or ETA until the rate is measured)."""
         rate = self.rate()
-        msg = f"{self.done:,} notes, {rate:,.1f} notes/s, {self.rejected:,} rejected"
+        speed = "" if rate is None else f"{rate:,.1f} notes/s, "
+        msg = f"{self.done:,} notes, {speed}{self.rejected:,} rejected"
         if self.total is not None:
             total = max(self.total - self.skipped, self.done)
             share = 100.0 * self.done / total if total else 100.0
             msg += f", {share:.1f}% of {total:,}"
-            if rate > 0:
+            if rate:
                 msg += f", ETA {format_duration((total - self.done) / rate)}"
         return msg
 

@@ -12,7 +12,9 @@ from spacy_deid.cli import app
 from spacy_deid.corpus.convert import make_converter_nlp
 from spacy_deid.corpus.vectors import FloretSettings, train_vectors, write_token_lines
 
-pytest.importorskip("floret")
+from ..extras import need
+
+need("floret")
 
 TEXTS = [
     "Paciente de 45 años remitido al Hospital Clínico de Valencia.\nDr. Pérez.",

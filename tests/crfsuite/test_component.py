@@ -11,7 +11,9 @@ from spacy.tokens import Span
 from spacy.training import Example, offsets_to_biluo_tags
 from spacy.util import make_tempdir
 
-pycrfsuite = pytest.importorskip("pycrfsuite")
+from ..extras import need
+
+pycrfsuite = need("pycrfsuite")
 
 from spacy_deid.crfsuite import PhiCRF, require_crfsuite  # noqa: E402
 from spacy_deid.crfsuite._crfsuite import CRFWeights  # noqa: E402

@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 import srsly
 
-pytest.importorskip("pycrfsuite")
+from ..extras import need
+
+need("pycrfsuite")
 
 from spacy_deid.synth import generate, write_jsonl  # noqa: E402
 

@@ -15,6 +15,8 @@ from spacy_deid.core.errors import CorpusError
 from spacy_deid.core.types import Note, PhiSpan
 from spacy_deid.evaluate.audit import audit, format_audit, group_texts
 
+from ..extras import need
+
 # Fictional notes: (id, text, [(surface, label)]) and their de-identified text.
 GOLD = [
     (
@@ -341,7 +343,7 @@ def test_cli_audits_table_outputs(tmp_path, fmt):
     from ..run_helpers import invoke as run
 
     if fmt != "csv":
-        pytest.importorskip("pyarrow")
+        need("pyarrow")
     notes = gold_notes()
     gold = write_jsonl(tmp_path / "g.jsonl", [n.to_dict() for n in notes])
     source = tmp_path / "in.csv"
