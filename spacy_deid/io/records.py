@@ -264,12 +264,13 @@ def read_jsonl_stream(stream: IO[bytes]) -> Iterator[Item]:
 def read_jsonl_rows(stream: IO[bytes], keep: Tuple[str, ...] = ()) -> Iterator[Row]:
     """`read_jsonl_stream` with the values of the kept fields (None where a
     record lacks one). Raises an InputError when the input is plainly not
-    JSONL: a NUL byte in its first `SNIFF_LINES` lines (a binary file), or
-    none of them a JSON object."""
+    JSONL: a NUL byte before its first JSON object, within its first
+    `SNIFF_LINES` lines (a binary file), or none of those lines a JSON
+    object. Once a line parses, a bad line is only rejected."""
     index = 0
     parsed = 0
     for line_no, raw in enumerate(stream, 1):
-        if line_no <= SNIFF_LINES:
+        if parsed == 0 and line_no <= SNIFF_LINES:
             _sniff(raw, line_no)
         try:
             line = raw.decode("utf-8-sig" if line_no == 1 else "utf-8")
