@@ -34,6 +34,9 @@ import re
 from dataclasses import dataclass
 from typing import Callable, List, Optional, Tuple
 
+from spacy.tokens import Span
+
+from ..labels import normalize_label
 from .date_patterns import (
     DATE_LANGUAGES,
     DATE_NAMES,
@@ -364,6 +367,45 @@ def _season_name(value: str, lang: str = "en") -> str:
 
 
 __all__ = [
+    "date_references",
     "DATE_LANGUAGES", "DEFAULT_YEAR", "ES_MONTHS", "ES_WEEKDAYS", "LEAP_YEAR",
     "date_language", "find_anchor", "shift_date_text",
 ]  # fmt: skip
+
+
+def date_references(
+    spans: List[Span],
+    labels: Optional[List[Optional[str]]] = None,
+    lang: str = "en",
+) -> List[Optional[datetime.date]]:
+    """For each span, the reference date for DATE spans written without a
+    year: the date of the nearest preceding DATE span that has a year, else
+    the nearest following one, else None.
+
+    spans (List[Span]): The regions' spans, in doc order.
+    labels (Optional[List[Optional[str]]]): The spans' surrogate labels
+        (after `label_map`); None: their own labels.
+    lang (str): The date language ("en", "es").
+    RETURNS (List[Optional[datetime.date]]): One reference per span.
+    """
+    if labels is None:
+        labels = [span.label_ for span in spans]
+    anchors: List[Optional[datetime.date]] = [
+        find_anchor(span.text, lang)
+        if label is not None and normalize_label(label) == "DATE"
+        else None
+        for span, label in zip(spans, labels, strict=True)
+    ]
+    references: List[Optional[datetime.date]] = []
+    previous: Optional[datetime.date] = None
+    for anchor in anchors:
+        references.append(previous)
+        if anchor is not None:
+            previous = anchor
+    following: Optional[datetime.date] = None
+    for i in range(len(anchors) - 1, -1, -1):
+        if references[i] is None:
+            references[i] = following
+        if anchors[i] is not None:
+            following = anchors[i]
+    return references

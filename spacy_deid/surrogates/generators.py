@@ -48,6 +48,7 @@ from .names import (
     one_letter_case,
 )
 from .phones import phone_surrogate, phone_value
+from .readable import natural_job
 from .places import (
     DEPARTMENTS,
     LOCATION_SUFFIXES,
@@ -400,7 +401,7 @@ class SurrogateGenerator:
         return shape_replace(text, rng, keep_words=ROOM_KEEP_WORDS)
 
     def _profession(self, text: str, rng: random.Random) -> str:
-        return apply_case(text, self._seeded_faker(rng).job())
+        return apply_case(text, natural_job(self._seeded_faker(rng).job()))
 
     def _department(self, text: str, rng: random.Random) -> str:
         return apply_case(text, rng.choice(DEPARTMENTS))

@@ -17,7 +17,6 @@ picks the Faker locale of names, places and companies (e.g. "es_ES").
 import datetime
 import logging
 import os
-import re
 import sys
 import warnings
 from pathlib import Path
@@ -34,7 +33,7 @@ from ..core.extensions import DEIDENTIFIED, ENTS, FLAGS, OFFSET_MAP, PATIENT
 from ..core.extensions import SPAN_GROUPS, SURROGATE, get_patient
 from ..core.extensions import install_extensions
 from ..labels import normalize_label
-from .dates import date_language, find_anchor
+from .dates import date_language, date_references
 from .generators import (
     AGE_OVER_89_TEXT,
     NameContext,
@@ -49,6 +48,13 @@ from .keys import (
     generate_key,
     key_from_env,
     parse_key,
+)
+from .reveal import reveals
+from .readable import (
+    WORD_LABELS,
+    is_one_lower_word,
+    one_lower_word,
+    with_article_fixes,
 )
 from .offsets import apply_replacements
 from ..tagging.ents import overlap_runs
@@ -74,41 +80,6 @@ _INTERNAL_DIRS = tuple(
 _INTERNAL_PACKAGES = tuple(
     os.sep + name + os.sep for name in ("thinc", "typer", "click", "importlib")
 ) + (os.sep + "runpy.py", "<frozen ")
-
-
-def reveals(original: str, surrogate: str) -> bool:
-    """Whether a surrogate gives the original away: equal to it, or (for an
-    original of 3+ letters or digits) holding it as a whole word, ignoring
-    case (e.g. "engineer" -> "Engineer, civil")."""
-    if surrogate.casefold() == original.casefold():
-        return True
-    if sum(char.isalnum() for char in original) < 3:
-        return False
-    if original.isascii() and surrogate.isascii():
-        return _holds_word(surrogate.lower(), original.lower())
-    # Outside ASCII, case-blind matching has more than lower-casing (the
-    # Kelvin sign matches "k"): leave it to `re`.
-    pattern = r"(?<!\w)" + re.escape(original) + r"(?!\w)"
-    return re.search(pattern, surrogate, re.IGNORECASE) is not None
-
-
-def _holds_word(text: str, word: str) -> bool:
-    r"""Whether `word` occurs in `text` with no word character (letter, digit,
-    "_") right before or after it: `re.search(r"(?<!\w)" + re.escape(word) +
-    r"(?!\w)", text)` for ASCII strings, without compiling a regex per word."""
-    start = text.find(word)
-    while start >= 0:
-        end = start + len(word)
-        if not (start and _is_word_char(text[start - 1])) and not (
-            end < len(text) and _is_word_char(text[end])
-        ):
-            return True
-        start = text.find(word, start + 1)
-    return False
-
-
-def _is_word_char(char: str) -> bool:
-    return char.isalnum() or char == "_"
 
 
 class EphemeralKeyWarning(UserWarning):
@@ -306,7 +277,10 @@ class PhiSurrogates:
             for member in members:
                 if member.start_char == start and member.end_char == end:
                     member._.surrogate = new
-        text, offset_map = apply_replacements(doc.text, replacements)
+        source = doc.text
+        if surrogate_mode:
+            replacements = with_article_fixes(source, replacements)
+        text, offset_map = apply_replacements(source, replacements)
         doc._.deidentified = text
         doc._.offset_map = offset_map
         return doc
@@ -433,6 +407,9 @@ class PhiSurrogates:
             )
             if new == AGE_OVER_89_TEXT or new.casefold() != text.casefold():
                 return new
+        # A single lower-case word (often a common word tagged by mistake)
+        # stays one lower-case word, so the sentence still reads.
+        one_word = normalize_label(label) in WORD_LABELS and is_one_lower_word(text)
         for attempt in range(MAX_ATTEMPTS):
             new = generator.generate(
                 label,
@@ -444,6 +421,8 @@ class PhiSurrogates:
                 reference=reference,
                 names=names,
             )
+            if one_word:
+                new = one_lower_word(new) or new
             if not reveals(text, new):
                 return new
         raise ValueError("Every derived surrogate revealed the original.")
@@ -541,44 +520,6 @@ def _caller_level() -> int:
         frame = frame.f_back
         level += 1
     return level + 1
-
-
-def date_references(
-    spans: List[Span],
-    labels: Optional[List[Optional[str]]] = None,
-    lang: str = "en",
-) -> List[Optional[datetime.date]]:
-    """For each span, the reference date for DATE spans written without a
-    year: the date of the nearest preceding DATE span that has a year, else
-    the nearest following one, else None.
-
-    spans (List[Span]): The regions' spans, in doc order.
-    labels (Optional[List[Optional[str]]]): The spans' surrogate labels
-        (after `label_map`); None: their own labels.
-    lang (str): The date language ("en", "es").
-    RETURNS (List[Optional[datetime.date]]): One reference per span.
-    """
-    if labels is None:
-        labels = [span.label_ for span in spans]
-    anchors: List[Optional[datetime.date]] = [
-        find_anchor(span.text, lang)
-        if label is not None and normalize_label(label) == "DATE"
-        else None
-        for span, label in zip(spans, labels, strict=True)
-    ]
-    references: List[Optional[datetime.date]] = []
-    previous: Optional[datetime.date] = None
-    for anchor in anchors:
-        references.append(previous)
-        if anchor is not None:
-            previous = anchor
-    following: Optional[datetime.date] = None
-    for i in range(len(anchors) - 1, -1, -1):
-        if references[i] is None:
-            references[i] = following
-        if anchors[i] is not None:
-            following = anchors[i]
-    return references
 
 
 def validate_config(cfg: Dict[str, Any]) -> None:
