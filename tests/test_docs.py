@@ -99,23 +99,12 @@ def _start_spark(run: PageRun) -> None:
     """A local[2] session as `tests/test_spark.py` makes it, and `notes/`."""
     need("pyspark")
     need("pyarrow")
-    from pyspark.sql import SparkSession
-
-    from .test_spark import spark_workers_python
+    from .test_spark import local_session, spark_workers_python
 
     env = spark_workers_python()
     env.__enter__()
     run.spark_env = env
-    session = (
-        SparkSession.builder.master("local[2]")
-        .appName("spacy-deid-docs")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.shuffle.partitions", "4")
-        .config("spark.driver.memory", "1g")
-        .getOrCreate()
-    )
-    session.sparkContext.setLogLevel("ERROR")
+    session = local_session("spacy-deid-docs")
     run.spark = session
     # Spark resolves a relative path against its file system's working
     # directory, not Python's: point it at the page's directory.

@@ -95,19 +95,25 @@ def spark_workers_python() -> Iterator[None]:
             os.environ["PYSPARK_PYTHON"] = previous
 
 
+def local_session(app: str) -> SparkSession:
+    """A quiet `local[2]` Spark session (no UI, no progress bar, 1 GB)."""
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName(app)
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.driver.memory", "1g")
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel("ERROR")
+    return session
+
+
 @pytest.fixture(scope="module")
 def spark():
     with spark_workers_python():
-        session = (
-            SparkSession.builder.master("local[2]")
-            .appName("spacy-deid-tests")
-            .config("spark.ui.enabled", "false")
-            .config("spark.ui.showConsoleProgress", "false")
-            .config("spark.sql.shuffle.partitions", "4")
-            .config("spark.driver.memory", "1g")
-            .getOrCreate()
-        )
-        session.sparkContext.setLogLevel("ERROR")
+        session = local_session("spacy-deid-tests")
         yield session
         session.stop()
 
