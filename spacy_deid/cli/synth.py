@@ -15,7 +15,13 @@ def synth_cli(
     n: int = typer.Argument(..., help="Number of notes to generate."),
     output: Path = typer.Argument(..., help="Output JSONL path."),
     seed: int = typer.Option(0, "--seed", "-s", help="Random seed."),
-    split: str = typer.Option("all", "--split", help="train, dev or all."),
+    split: str = typer.Option(
+        "all",
+        "--split",
+        help="train, dev (withheld kinds and families), test (held out: families "
+        "neither train nor dev use; PHI values of the three splits are disjoint) "
+        "or all.",
+    ),
     stats: bool = typer.Option(False, "--stats", help="Print stats to stderr."),
     no_noise: bool = typer.Option(False, "--no-noise", help="Disable noise."),
     templates: bool = typer.Option(

@@ -26,11 +26,16 @@ frame refer to the same relative.
 
 Splits: `generate(n, seed, split="train")` never uses the withheld kinds or any
 family defined with `dev=True` (about 20% of the families of every other kind,
-three of the PHI-free `prose.*` families, listed by `families.withheld_ids()`).
+PHI-free `prose.*` and shared `common.*` ones too, listed by
+`families.withheld_ids()`) or `test=True` (`families.test_ids()`).
 `split="dev"` draws half of its notes from the withheld kinds and, for the
-other kinds, uses a withheld family at every choice point that has one, so each
-dev note contains structures never seen in train. `split="all"` mixes
-everything.
+other kinds, uses a dev family at every choice point that has one, so each dev
+note contains structures never seen in train. `split="test"` uses the train
+kinds with a test family at every choice point that has one (one or more in
+every kind), so each test note holds structures that neither train nor dev
+use. train, dev and test draw PHI values from disjoint pools (`pools.py`: a
+stable hash of each value; dates, ages and states are shared). `split="all"`
+mixes everything, values included.
 
 Line endings: a share of the notes (`crlf_rate`, default 0.15, in every split)
 is exported with `\\r\\n` line endings, a fifth of those mixing `\\r\\n`

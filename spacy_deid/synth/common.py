@@ -175,7 +175,19 @@ SIG = group(
         "{sig}{n}{date:note} {time}{n}[Cosigned by {dr:attending} {date:note}]",
         "Attestation: I saw and examined the patient with {drname:any} and agree with"
         " the note above. {sig}",
+    ),
+    fam(
+        "common.sig.addendum",
+        "Addendum {date:note} {time}: <results reviewed|plan discussed> with "
+        "{drname:any}. {sig}",
         dev=True,
+    ),
+    fam(
+        "common.sig.cosign",
+        "<Note authored by|Author>: {sig}[ "
+        "({user})]{n}<Co-signer|Supervising physician>: {dr:attending} "
+        "<{date:note}|{date:note} {time}>",
+        test=True,
     ),
 )
 
@@ -210,7 +222,20 @@ FOLLOWUP = group(
         "RTC <2 wks|prn|1 mo|3 mo>",
         "call {phone}",
         "<faxed|fax> to {drname:pcp} @ {fax}",
+    ),
+    fam(
+        "common.fu.portal",
+        "<Pt to|Will> schedule via portal[ ({url})]; <questions to|call> "
+        "{dept} at {phone}.",
+        "<Next visit|RTC> {anydate:fu} with {drname:pcp}.",
         dev=True,
+    ),
+    fam(
+        "common.fu.table",
+        "<Appt|Appointment> | {dept} | {drname:consult} | {date:fu} {time}",
+        "<Referral|Ref> placed to {dept} at {hosp:other}; <they will call|pt "
+        "to call> {phone}.",
+        test=True,
     ),
 )
 
@@ -261,6 +286,14 @@ SOCIAL = group(
         "Vietnamese|Cantonese|Russian>; <interpreter|daughter> used.",
         "<Worked|Was working> as {prof:a} <in|back in> {country}; {pro} {job:now}.",
         dev=True,
+    ),
+    fam(
+        "common.sh.housing",
+        "<Housing|Lives>: <apartment|house|shelter> in {city}[ with {rel}].",
+        "<Transport|Rides>: <drives self|{relrole} {relname} drives|uses The RIDE>.",
+        "<Work|Employment>: {job:terse}.",
+        "<Faith|Religion>: <attends {org:church}|none>.",
+        test=True,
     ),
 )
 

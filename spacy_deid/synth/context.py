@@ -79,13 +79,22 @@ class NoteContext:
 
     # -- families ---------------------------------------------------------
     def options(self, fams: Sequence[Family]) -> List[Family]:
-        """Families allowed in this split."""
-        train = [f for f in fams if not f.dev]
+        """Families allowed in this split.
+
+        train: no withheld family. dev and test: their own withheld families
+        at every choice point that has one (in the dev split, the withheld
+        kinds' own groups take any family but test's), else train's.
+        """
+        train = [f for f in fams if f.train]
         if self.split == "train":
             return train
+        if self.split == "test":
+            return [f for f in fams if f.test] or train
         shared = fams[0].id.split(".")[0] in SHARED_PREFIXES
         if self.split == "dev" and (shared or not self.dev_kind):
             return [f for f in fams if f.dev] or train
+        if self.split == "dev":
+            return [f for f in fams if not f.test]
         return list(fams)
 
     def pick(self, fams: Sequence[Family]) -> Family:

@@ -14,12 +14,12 @@ from .noise import apply_noise, sample_profile
 from .patients import StaffPool, make_profile, note_dates
 from .values import Values
 
-SPLITS = ("train", "dev", "all")
+SPLITS = ("train", "dev", "test", "all")
 CRLF_RATE = 0.15
 
 
 def _kinds_for(split: str) -> List[str]:
-    if split == "train":
+    if split in ("train", "test"):
         return list(TRAIN_KINDS)
     if split == "dev":
         return list(DEV_KINDS) + list(TRAIN_KINDS)
@@ -47,8 +47,10 @@ def generate(
 
     n (int): Number of notes.
     seed (int): Random seed; the same arguments give identical notes.
-    split (str): "train" (no withheld kinds/families), "dev" (withheld kinds and
-        families where a choice exists) or "all".
+    split (str): "train" (no withheld kinds/families), "dev" (withheld kinds
+        and dev families where a choice exists), "test" (the train kinds with
+        test families where a choice exists) or "all". train, dev and test
+        draw PHI values from disjoint pools (`pools.py`); "all" from all.
     kinds (Iterable[str]): Restrict to these note kinds (default: the split's).
     noise (bool): Apply typos, wraps, glued tokens, case changes.
     max_notes_per_patient (int): Upper bound of a patient's note set size.
@@ -58,7 +60,7 @@ def generate(
     if split not in SPLITS:
         raise ValueError(f"split must be one of {SPLITS}, got {split!r}")
     rng = Random(f"spacy-deid-synth/{seed}/{split}")
-    values = Values(Random(rng.randrange(2**63)))
+    values = Values(Random(rng.randrange(2**63)), split)
     staff = StaffPool(values)
     allowed = _kinds_for(split)
     if kinds is not None:

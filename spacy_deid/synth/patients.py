@@ -5,7 +5,6 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import List, Optional, Tuple
 
-from . import data
 from .values import Address, Hospital, Person, Values
 
 ROLES_F = (
@@ -192,7 +191,7 @@ def make_profile(
     start = _era_start(r)
     age = _age(r)
     dob = start - dt.timedelta(days=age * 365 + r.randrange(360))
-    hometown = r.choice(data.cities())
+    hometown = values.city()
     prof = Profile(
         id=pid,
         person=person,
@@ -207,13 +206,13 @@ def make_profile(
         cell=values.phone(ext=0.0),
         email=values.email(person),
         employer=values.organization("employer"),
-        profession=r.choice(data.lines("professions.txt")),
+        profession=values.pick("professions.txt"),
         school="",
         hometown=(hometown[0], hometown[1]),
-        country=r.choice(data.lines("countries.txt")),
+        country=values.pick("countries.txt"),
         hospital=values.hospital(),
         clinic=values.hospital(),
-        dept=r.choice(data.lines("departments.txt")),
+        dept=values.pick("departments.txt"),
         pcp=staff.pick(),
         attending=staff.pick(),
         consultants=[staff.pick() for _ in range(3)],
@@ -279,7 +278,7 @@ def add_relative(
             role,
             values.person(rsex, last=last),
             values.phone(ext=0.0),
-            r.choice(data.lines("professions.txt")) if rage >= 18 else "",
+            values.pick("professions.txt") if rage >= 18 else "",
             rage,
         )
         rel.school = _school(values, rage)

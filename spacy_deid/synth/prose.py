@@ -146,6 +146,23 @@ PROSE = group(
         "function.",
         dev=True,
     ),
+    fam(
+        "prose.events",
+        "<Overnight|O/N> <uneventful|with one episode of {cc}>.",
+        "<Tmax|T max> <38.2|37.9|38.6>, <HR 90s-110s|SBPs 100s-130s>.",
+        "<UOP|Urine output> <adequate|about 30 cc/hr|down>.",
+        "<Lytes|Electrolytes> repleted; {labs}.",
+        test=True,
+    ),
+    fam(
+        "prose.dispo",
+        "<Dispo|Disposition> pending <PT eval|insurance auth|bed availability>.",
+        "<Ready|Medically ready> for discharge <pending|once> <ride home|VNA "
+        "set-up|PT clearance>.",
+        "<Capacity|Decision-making capacity> <intact|assessed and present>; "
+        "<goals of care|code status> <reviewed|discussed>.",
+        test=True,
+    ),
 )
 
 

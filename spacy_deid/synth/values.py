@@ -1,27 +1,23 @@
 """PHI value factories: names, dates, phones, addresses and identifiers."""
 
 import datetime as dt
+import re
 import unicodedata
 from dataclasses import dataclass, field
 from random import Random
-from typing import Dict, List, Optional
+from typing import Callable, Dict, List, Optional, Tuple
 
 from faker import Faker
 
-from ..text.datenames import MONTHS, WEEKDAYS
 from . import data
+from .dates import render_date, render_partial
 from .noise import typo
+from .pools import draw, in_pool, name_in_pool, pooled, vary
 from .tables import (
     AREA_CODES,
     EMAIL_DOMAINS,
-    FULL_DATE_STYLES,
-    HOLIDAYS,
     ID_SHAPES,
     LOCALES,
-    MON3,
-    MON_ALT,
-    PARTIAL_DATE_STYLES,
-    SEASONS,
     STREET_SUFFIX,
 )
 
@@ -82,11 +78,29 @@ def shape(pattern: str, rng: Random) -> str:
     return "".join(out)
 
 
-class Values:
-    """Seeded PHI value factory shared by a generator run."""
+NAME_STYLES = (
+    "full", "full", "full", "fml", "lf", "lfm_caps", "last", "first", "init_last",
+    "initials", "nick", "lower", "upper", "lf_caps", "lf_mi", "last_init",
+    "full_suffix",
+)  # fmt: skip
+# Surnames that are also ordinary words or places.
+WORD_SURNAMES = (
+    "Reading", "Warren", "Lincoln", "Chase", "Bishop", "Parker", "Hunter", "May",
+    "Mark", "Hope", "Jordan",
+)  # fmt: skip
 
-    def __init__(self, rng: Random) -> None:
+
+class Values:
+    """Seeded PHI value factory shared by a generator run.
+
+    rng (Random): The run's seeded random generator.
+    split (str): "train", "dev" or "test" draw every value from that split's
+        pool (`pools.py`); "all" from everything.
+    """
+
+    def __init__(self, rng: Random, split: str = "all") -> None:
         self.rng = rng
+        self.split = split
         self.fakers: Dict[str, Faker] = {}
         for loc, _ in LOCALES:
             fk = Faker(loc)
@@ -96,6 +110,21 @@ class Values:
         self.weights = [w for _, w in LOCALES]
         self.nicknames: Dict[str, List[str]] = data.load_json("nicknames.json")
         self._facility_addr: Dict[str, Address] = {}
+        self._cities = tuple(c for c in data.cities() if in_pool(c[0], split))
+
+    # -- curated lists ------------------------------------------------------
+    def pick(self, name: str) -> str:
+        """A line of a curated list in `data/`, from the split's pool."""
+        return self.rng.choice(pooled(data.lines(name), self.split))
+
+    def city(self) -> Tuple[str, str, str]:
+        """A (city, state abbreviation, ZIP prefix) triple from the pool."""
+        return self.rng.choice(self._cities)
+
+    def _pooled_name(self, make: Callable[[], str], curated: str) -> str:
+        """A name word from Faker, in the pool; else from a curated list."""
+        opts = pooled(data.lines(curated), self.split, names=True)
+        return draw(make, self.split, name_in_pool, lambda _: self.rng.choice(opts))
 
     # -- people -----------------------------------------------------------
     def person(
@@ -109,43 +138,43 @@ class Values:
         sex = sex or r.choice("MF")
         loc = locale or r.choices(self.locales, self.weights)[0]
         fk = self.fakers[loc]
-        first = fk.first_name_male() if sex == "M" else fk.first_name_female()
+        male = sex == "M"
+        first = self._pooled_name(
+            fk.first_name_male if male else fk.first_name_female, "extra_names.txt"
+        )
         if r.random() < 0.05:
-            first = r.choice(data.lines("extra_names.txt"))
+            first = r.choice(pooled(data.lines("extra_names.txt"), self.split, True))
         middle = ""
         if r.random() < 0.6:
-            middle = (
-                fk.first_name_male() if r.random() < 0.5 else fk.first_name_female()
+            middle = self._pooled_name(
+                fk.first_name_male if r.random() < 0.5 else fk.first_name_female,
+                "extra_names.txt",
             )
         if last is None:
-            last = fk.last_name()
+            last = self._pooled_name(fk.last_name, "surnames_extra.txt")
+            word_names = pooled(WORD_SURNAMES, self.split, names=True)
             if r.random() < 0.03:
-                last = r.choice(
-                    (
-                        "Reading",
-                        "Warren",
-                        "Lincoln",
-                        "Chase",
-                        "Bishop",
-                        "Parker",
-                        "Hunter",
-                        "May",
-                        "Mark",
-                        "Hope",
-                        "Jordan",
-                    )
-                )
+                last = r.choice(word_names) if word_names else last
             elif r.random() < 0.08:
-                last = f"{last}-{self.fakers['en_US'].last_name()}"
+                second = self._pooled_name(
+                    self.fakers["en_US"].last_name, "surnames_extra.txt"
+                )
+                last = f"{last}-{second}"
             elif r.random() < 0.07:
-                last = r.choice(data.lines("surnames_extra.txt"))
-        nick = r.choice(self.nicknames[first]) if first in self.nicknames else ""
+                last = r.choice(
+                    pooled(data.lines("surnames_extra.txt"), self.split, True)
+                )
+        nicks = pooled(self.nicknames.get(first, ()), self.split, names=True)
+        nick = r.choice(nicks) if nicks else ""
         person = Person(first=first, last=last, middle=middle, sex=sex, nick=nick)
         person.username = self.username(person)
         return person
 
     def username(self, p: Person) -> str:
-        """A login derived from a name, in one of several shapes."""
+        """A login derived from a name, in one of several shapes, in the pool."""
+        return draw(lambda: self._username(p), self.split)
+
+    def _username(self, p: Person) -> str:
         r = self.rng
         f, la = ascii_fold(p.first).lower() or "x", ascii_fold(p.last).lower() or "y"
         m = ascii_fold(p.middle).lower()[:1]
@@ -167,26 +196,18 @@ class Values:
     def name(self, p: Person, style: Optional[str] = None) -> str:
         """Render a person's name in a given (or random) style."""
         r = self.rng
-        styles = (
-            "full",
-            "full",
-            "full",
-            "fml",
-            "lf",
-            "lfm_caps",
-            "last",
-            "first",
-            "init_last",
-            "initials",
-            "nick",
-            "lower",
-            "upper",
-            "lf_caps",
-            "lf_mi",
-            "last_init",
-            "full_suffix",
-        )
-        style = style or r.choice(styles)
+        out = self._render(p, style or r.choice(NAME_STYLES))
+        if not name_in_pool(out, self.split):
+            # Initials outside the split's pool (`JMS` of two splits' people).
+            out = self._render(p, "init_last")
+        if r.random() < 0.015 and len(out) > 5:
+            typed = typo(out, r).strip()
+            # A typo must not make another split's name (`Smoth`).
+            out = typed if name_in_pool(typed, self.split) else out
+        return out
+
+    def _render(self, p: Person, style: str) -> str:
+        r = self.rng
         mi = p.middle[:1]
         if style == "fml":
             out = f"{p.first} {mi}. {p.last}" if mi else f"{p.first} {p.last}"
@@ -225,92 +246,23 @@ class Values:
             out = f"{p.first} {p.last}".upper()
         else:
             out = f"{p.first} {p.last}"
-        if r.random() < 0.015 and len(out) > 5:
-            out = typo(out, r).strip()
         return out
 
     # -- dates -------------------------------------------------------------
     def date(self, d: dt.date, style: Optional[str] = None) -> str:
-        """Render a full calendar date."""
-        r = self.rng
-        style = style or r.choice(FULL_DATE_STYLES)
-        y, m, day = d.year, d.month, d.day
-        if style == "mdY":
-            return f"{m:02d}/{day:02d}/{y}"
-        if style == "mdY_short":
-            return f"{m}/{day}/{y}"
-        if style == "mdy":
-            return f"{m}/{day}/{y % 100:02d}"
-        if style == "mdy0":
-            return f"{m:02d}/{day:02d}/{y % 100:02d}"
-        if style == "iso":
-            return f"{y}-{m:02d}-{day:02d}"
-        if style == "mdy_dash":
-            return f"{m}-{day}-{y % 100:02d}"
-        if style == "mdY_dot":
-            return f"{m:02d}.{day:02d}.{y}"
-        if style == "Mon_d_Y":
-            return f"{MON_ALT[m - 1]} {day}, {y}"
-        if style == "Month_d_Y":
-            return f"{MONTHS[m - 1]} {day}, {y}"
-        if style == "d_Month_Y":
-            return f"{day} {MONTHS[m - 1]} {y}"
-        if style == "d-Mon-Y":
-            return f"{day:02d}-{MON3[m - 1]}-{y}"
-        if style == "dMONY":
-            return f"{day:02d}{MON3[m - 1].upper()}{y}"
-        if style == "dmY_eu":
-            return f"{day:02d}/{m:02d}/{y}"
-        if style == "Ymd_slash":
-            return f"{y}/{m:02d}/{day:02d}"
-        if style == "mdY_dash":
-            return f"{m:02d}-{day:02d}-{y}"
-        if style == "Month_dth_Y":
-            return f"{MONTHS[m - 1]} {day}{ordinal(day)}, {y}"
-        if style == "the_dth_of":
-            return f"the {day}{ordinal(day)} of {MONTHS[m - 1]}, {y}"
-        if style == "Mon_d_Y_nocomma":
-            return f"{MON_ALT[m - 1]} {day} {y}"
-        if style == "Mon_dth":
-            return f"{MON_ALT[m - 1]}. {day}{ordinal(day)} {y}"
-        return f"{y}{m:02d}{day:02d}"
+        """Render a full calendar date (shared by every split)."""
+        return render_date(d, self.rng, style)
 
     def partial_date(self, d: dt.date, style: Optional[str] = None) -> str:
         """Render a partial or relative date expression (still a DATE span)."""
-        r = self.rng
-        style = style or r.choice(PARTIAL_DATE_STYLES)
-        if style == "md":
-            return f"{d.month}/{d.day}"
-        if style == "Month_d":
-            return f"{MONTHS[d.month - 1]} {d.day}"
-        if style == "Mon_d":
-            return f"{MON_ALT[d.month - 1]}{r.choice(('. ', ' '))}{d.day}"
-        if style == "md0":
-            return f"{d.month:02d}/{d.day:02d}"
-        if style == "Month_dth":
-            return f"{r.choice((MONTHS, MON_ALT))[d.month - 1]} {d.day}{ordinal(d.day)}"
-        if style == "the_dth":
-            return f"the {d.day}{ordinal(d.day)}"
-        if style == "weekday":
-            return WEEKDAYS[d.weekday()]
-        if style == "season":
-            return SEASONS[(d.month % 12) // 3 if d.month != 12 else 3]
-        if style == "year":
-            return str(d.year)
-        if style == "year_short":
-            return f"'{d.year % 100:02d}"
-        if style == "month_year":
-            return f"{MONTHS[d.month - 1]} {d.year}"
-        if style == "my":
-            return f"{d.month}/{d.year}"
-        if style == "my_short":
-            return f"{d.month:02d}/{d.year % 100:02d}"
-        if style == "holiday":
-            return r.choice(HOLIDAYS)
-        return MONTHS[d.month - 1]
+        return render_partial(d, self.rng, style)
 
     # -- contact -------------------------------------------------------------
     def phone(self, ext: float = 0.1) -> str:
+        """A phone number in a random format, in the pool."""
+        return draw(lambda: self._phone(ext), self.split)
+
+    def _phone(self, ext: float = 0.1) -> str:
         """A phone number in a random format."""
         r = self.rng
         area = r.choice(AREA_CODES)
@@ -344,6 +296,10 @@ class Values:
         return out
 
     def pager(self) -> str:
+        """An internal pager or extension, in the pool."""
+        return draw(lambda: self._pager(), self.split)
+
+    def _pager(self) -> str:
         """An internal pager or extension."""
         r = self.rng
         return r.choice(
@@ -356,10 +312,19 @@ class Values:
         )
 
     def email(self, p: Optional[Person] = None) -> str:
-        """An e-mail address, derived from a name when given."""
+        """An e-mail address, derived from a name when given, in the pool."""
+        who = p if p is not None else self.person()
+        return draw(lambda: self._email(who), self.split, fallback=self._email_in_pool)
+
+    def _email_in_pool(self, value: str) -> str:
+        user, _, domain = value.partition("@")
+        n = 1
+        while not in_pool(f"{user}{n}@{domain}", self.split):
+            n += 1
+        return f"{user}{n}@{domain}"
+
+    def _email(self, p: Person) -> str:
         r = self.rng
-        if p is None:
-            p = self.person()
         f, la = ascii_fold(p.first).lower() or "pt", ascii_fold(p.last).lower() or "x"
         user = r.choice(
             (
@@ -374,6 +339,10 @@ class Values:
         return f"{user}@{r.choice(EMAIL_DOMAINS)}"
 
     def url(self, hint: str = "") -> str:
+        """A web address, in the pool."""
+        return draw(lambda: self._url(hint), self.split)
+
+    def _url(self, hint: str = "") -> str:
         """A web address."""
         r = self.rng
         base = (
@@ -396,6 +365,10 @@ class Values:
         return f"{pre}{base}.{tld}{path}"
 
     def ip(self) -> str:
+        """An IPv4 address, in the pool."""
+        return draw(lambda: self._ip(), self.split)
+
+    def _ip(self) -> str:
         """An IPv4 address."""
         r = self.rng
         first = r.choice((10, 172, 192, r.randint(11, 223)))
@@ -406,67 +379,115 @@ class Values:
 
     # -- places ----------------------------------------------------------------
     def address(self) -> Address:
-        """A US street address."""
+        """A US street address, in the pool."""
         r = self.rng
-        city, st, zp = r.choice(data.cities())
+        city, st, zp = self.city()
         fk = self.fakers["en_US"]
-        if r.random() < 0.5:
-            street = fk.street_address()
-        else:
-            street = f"{r.randint(1, 999)} {fk.last_name()} {r.choice(STREET_SUFFIX)}"
+
+        def street() -> str:
+            if r.random() < 0.5:
+                return fk.street_address()
+            last = self._pooled_name(fk.last_name, "surnames_extra.txt")
+            out = f"{r.randint(1, 999)} {last} {r.choice(STREET_SUFFIX)}"
             if r.random() < 0.3:
-                street += r.choice((" Apt ", " Apt. ", " #", ", Unit ", " Apt #"))
-                street += r.choice(
-                    (str(r.randint(1, 40)), shape("#L", r), shape("##", r))
-                )
-        z = zp + f"{r.randrange(100):02d}"
-        if r.random() < 0.15:
-            z += "-" + shape("####", r)
-        return Address(street, city, st, z)
+                out += r.choice((" Apt ", " Apt. ", " #", ", Unit ", " Apt #"))
+                out += r.choice((str(r.randint(1, 40)), shape("#L", r), shape("##", r)))
+            return out
+
+        return Address(
+            draw(street, self.split, street_in_pool), city, st, self._zip(zp)
+        )
+
+    def _zip(self, prefix: str, plus4: bool = True) -> str:
+        def make() -> str:
+            z = prefix + f"{self.rng.randrange(100):02d}"
+            if plus4 and self.rng.random() < 0.15:
+                z += "-" + shape("####", self.rng)
+            return z
+
+        return draw(make, self.split)
 
     def facility_address(self, h: Hospital) -> Address:
-        """The (stable) street address of a facility."""
+        """The (stable) street address of a facility, in the pool."""
         if h.name not in self._facility_addr:
             r = self.rng
             prefixes = [z for c, s, z in data.cities() if c == h.city and s == h.state]
             zp = prefixes[0] if prefixes else shape("###", r)
-            street = f"{r.randint(1, 2000)} {self.fakers['en_US'].last_name()} "
-            street += r.choice(STREET_SUFFIX)
-            if r.random() < 0.3:
-                street += r.choice((", Suite ", ", Ste ", ", Floor ")) + str(
-                    r.randint(1, 900)
+
+            def street() -> str:
+                last = self._pooled_name(
+                    self.fakers["en_US"].last_name, "surnames_extra.txt"
                 )
+                out = f"{r.randint(1, 2000)} {last} {r.choice(STREET_SUFFIX)}"
+                if r.random() < 0.3:
+                    out += r.choice((", Suite ", ", Ste ", ", Floor "))
+                    out += str(r.randint(1, 900))
+                return out
+
             self._facility_addr[h.name] = Address(
-                street, h.city, h.state, zp + f"{r.randrange(100):02d}"
+                draw(street, self.split, street_in_pool),
+                h.city,
+                h.state,
+                self._zip(zp, plus4=False),
             )
         return self._facility_addr[h.name]
 
     def organization(self, kind: str = "employer") -> str:
         """An organisation of a kind (`employer`, `school`, `young_school`,
-        `team`, `church`, `charity`, `group`): curated, or Faker-made employers."""
+        `team`, `church`, `charity`, `group`): curated, or Faker-made employers
+        (also where the split's pool of a kind's curated names is empty)."""
         r = self.rng
-        orgs = data.load_json("organizations.json")
-        if kind != "employer" or r.random() < 0.6:
-            return r.choice(orgs[kind])
-        name = self.fakers[r.choice(("en_US", "en_US", "en_GB", "de_DE"))].company()
-        if r.random() < 0.3:
-            name = name.split(",")[0].split(" and ")[0]
-        return name
+        orgs = pooled(data.load_json("organizations.json")[kind], self.split)
+        if orgs and (kind != "employer" or r.random() < 0.6):
+            return r.choice(orgs)
+
+        def company() -> str:
+            loc = r.choice(("en_US", "en_US", "en_GB", "de_DE"))
+            name = self.fakers[loc].company()
+            if r.random() < 0.3:
+                name = name.split(",")[0].split(" and ")[0]
+            return name
+
+        return draw(company, self.split)
 
     def hospital(self) -> Hospital:
-        """A care facility, real-sounding or composed."""
+        """A care facility, real-sounding or composed, in the pool: its name,
+        its city and each abbreviation kept (abbreviations outside it dropped)."""
         r = self.rng
-        if r.random() < 0.6:
-            h = r.choice(data.load_json("hospitals.json"))
-            return Hospital(h["name"], list(h["abbr"]), h["city"], h["state"])
+        curated = [
+            h
+            for h in data.load_json("hospitals.json")
+            if in_pool(h["name"], self.split)
+        ]
+        if r.random() < 0.6 and curated:
+            h = r.choice(curated)
+            city, st = h["city"], h["state"]
+            if not in_pool(city, self.split):
+                # A pooled city of the same state where the pool has one, the
+                # same for every mention of this hospital (no rng draw).
+                near = [c for c in self._cities if c[1] == st] or self._cities
+                city, st, _ = near[sum(map(ord, h["name"])) % len(near)]
+            return Hospital(h["name"], self._abbrs(h["abbr"]), city, st)
         parts = data.load_json("hospital_parts.json")
-        city, st, _ = r.choice(data.cities())
-        head = r.choice(parts["prefix"]) if r.random() < 0.5 else city
-        name = f"{head} {r.choice(parts['suffix'])}"
+        city, st, _ = self.city()
+        heads = pooled(parts["prefix"], self.split)
+
+        def make() -> str:
+            head = r.choice(heads) if heads and r.random() < 0.5 else city
+            return f"{head} {r.choice(parts['suffix'])}"
+
+        name = draw(make, self.split, fallback=lambda v: vary(v, self.split, " "))
         abbr = "".join(w[0] for w in name.replace("'", "").split() if w[0].isalpha())
-        return Hospital(name, [abbr.upper()], city, st)
+        return Hospital(name, self._abbrs([abbr.upper()]), city, st)
+
+    def _abbrs(self, abbrs: List[str]) -> List[str]:
+        return [a for a in abbrs if in_pool(a, self.split)]
 
     def room(self) -> str:
+        """A room or bed number, in the pool."""
+        return draw(lambda: self._room(), self.split)
+
+    def _room(self) -> str:
         """A room or bed number."""
         r = self.rng
         return r.choice(
@@ -483,10 +504,18 @@ class Values:
 
     # -- identifiers ------------------------------------------------------------
     def ident(self, kind: str) -> str:
+        """An identifier of a kind in one of its real-world shapes, in the pool."""
+        return draw(lambda: self._ident(kind), self.split)
+
+    def _ident(self, kind: str) -> str:
         """An identifier of a given kind in one of its real-world shapes."""
         return shape(self.rng.choice(ID_SHAPES[kind]), self.rng)
 
     def vehicle(self) -> str:
+        """A licence plate or VIN, in the pool."""
+        return draw(lambda: self._vehicle(), self.split)
+
+    def _vehicle(self) -> str:
         """A licence plate or VIN."""
         r = self.rng
         if r.random() < 0.25:
@@ -509,8 +538,11 @@ class Values:
         )
 
 
-def ordinal(n: int) -> str:
-    """English ordinal suffix."""
-    if 10 <= n % 100 <= 20:
-        return "th"
-    return {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+def street_in_pool(street: str, split: str) -> bool:
+    """Whether a street's name (without number and unit) is in the pool."""
+    core = _UNIT.split(street)[0]
+    return in_pool(" ".join(w for w in core.split() if not _HAS_DIGIT(w)), split)
+
+
+_UNIT = re.compile(r",|\s(?:Apt|Suite|Ste|Unit|Floor)\b|\s#")
+_HAS_DIGIT = re.compile(r"\d").search

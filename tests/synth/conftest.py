@@ -16,3 +16,8 @@ def notes_train():
 @pytest.fixture(scope="session")
 def notes_dev():
     return list(generate(400, seed=3, split="dev"))
+
+
+@pytest.fixture(scope="session")
+def notes_test():
+    return list(generate(400, seed=3, split="test"))

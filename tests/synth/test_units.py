@@ -41,7 +41,7 @@ def test_meta_families_registered():
 
 def test_bad_arguments():
     with pytest.raises(ValueError):
-        list(generate(1, split="test"))
+        list(generate(1, split="holdout"))
     with pytest.raises(ValueError):
         list(generate(1, kinds=["nope"]))
     notes = list(generate(30, seed=1, kinds=["radiology"]))

@@ -10,6 +10,10 @@ that opens with the name before an ID field, a message's subject). Names have
 break ("\n", "\r\n" or "\r"), except right after a title at the end of a
 line. A few brands after a title ("Mr. Coffee", "Mrs. Dash", "Dr. Pepper",
 "Dr. Scholl's") are no names, unless a name word follows.
+
+The cues of the action, patient-line and `Re:` patterns occur in the
+generator's train templates (tests/synth/test_splits.py checks it): rules are
+written from train, as the models learn from it, never from dev or test.
 """
 
 from typing import List

@@ -57,6 +57,14 @@ LINES = group(
         "<enrolled|verified> for {user}",
         dev=True,
     ),
+    fam(
+        "audit_log.line.kv",
+        'ts={date:note} {time} uid={user} host={ip} op=<READ|UPDATE|PRINT> pt="{pt}"',
+        "<{user}|User {user}> <viewed|printed|exported> <{pt}|MRN {mrn}> "
+        "from <workstation|terminal> {ip}[ at {hosp}]",
+        "<Palm vein|Biometric> match {bioid} for {user}; <SSN|SS#> {ssn} <masked|viewed>",
+        test=True,
+    ),
 )
 
 

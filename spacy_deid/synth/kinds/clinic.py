@@ -69,6 +69,23 @@ BODY = group(
         "{prose:2}",
         "{prose}",
     ),
+    fam(
+        "clinic_comment.body.phone",
+        "<Message|Msg> taken by {staff} {date:note} {time}{n}<Re|RE>: {pt}[ "
+        "({age_sex})]",
+        "<Will|To> <route|forward> to {drname:pcp}.",
+        "{n}{pt_hdr}  MRN {mrn}  <Call back|CB>: {phone:pt}",
+        "{amb}",
+    ),
+    fam(
+        "clinic_comment.body.portal",
+        "<pt|Pt> sent portal msg: <hi|hello> dr {drname:informal}, my {cc} "
+        "is <worse|no better|back>, can i get a refill of {med}",
+        "<replied|answered> via portal[ to {email:pt}].",
+        "pt's {relrole} {relname} <will pick up|picking up> rx at "
+        "<CVS|Walgreens> on {street}.",
+        test=True,
+    ),
 )
 
 

@@ -28,6 +28,14 @@ HDR = group(
         "<asked|called> about {cond} in <pt|{pt}> ({mrn}).",
         dev=True,
     ),
+    fam(
+        "consult.hdr.econsult",
+        "E-CONSULT RESPONSE {date:note}{n}<Requesting clinician|Referring "
+        "provider>: {drname:any} ({hosp:clinic})[{n}Patient: {pt_hdr}, "
+        "{age_sex}]",
+        "<Question|Clinical question>: <{cond}|eval of {cc}> in {pt_ref}.",
+        test=True,
+    ),
 )
 
 RECS = group(

@@ -47,6 +47,15 @@ HDR = group(
         "{hosp}{n}<Discharge Summary|DISCHARGE SUMMARY>[ - {dept}]{n}"
         "{pt} ({mrn})[ DOB {date:dob}]{n}Dates: {date:adm} to {date:dc}",
     ),
+    fam(
+        "discharge.hdr.transfer",
+        "<TRANSFER/DISCHARGE SUMMARY|Interfacility Discharge "
+        "Summary>{n}{pt_hdr} - {age_sex} - {mrn}{n}<Admitted|In> {date:adm}, "
+        "<discharged|out> {date:dc} from {hosp}[ ({dept})]",
+        "<Accepting facility|Discharged to>: {hosp:other}, {city:any}[; "
+        "report to {staff:bare}]",
+        test=True,
+    ),
 )
 
 ATTENDING = group(
@@ -144,6 +153,13 @@ HPI = group(
         "<on|> {date:adm} for {proc}.",
         "<Briefly|In brief|Per records>, {pro} was found to have {cond} {season}.",
         "Records from {drname:any} reviewed.",
+    ),
+    fam(
+        "discharge.hpi.outside",
+        "<Outside|OSH> <records|notes> from {hosp:other} <show|document> "
+        "{cond} <since|as of> {year}.",
+        "<Per|According to> {poss} {relrole} {relname}, {pro} <had been|was> "
+        "<declining|stable> <since|over> {holiday}.",
         dev=True,
     ),
 )

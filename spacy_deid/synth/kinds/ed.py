@@ -26,6 +26,12 @@ HDR = group(
         "ID: {bioid}]",
         dev=True,
     ),
+    fam(
+        "ed_triage.hdr.tracker",
+        "Tracking board {time}: <Rm|Bed|Hall> {room} - {pt_hdr} - {age_sex} "
+        "- {cc} - <RN|Nurse> {staff:bare} - <MD|Prov> {drname:any}",
+        test=True,
+    ),
 )
 
 BODY = group(

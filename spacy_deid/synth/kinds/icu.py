@@ -19,6 +19,12 @@ HDR = group(
         "[{hosp} ]<MICU|SICU|CCU|Neuro ICU> - <Bed|Rm|room> {room}[ - {date:note}]",
         dev=True,
     ),
+    fam(
+        "icu_nursing.hdr.handoff",
+        "<Handoff|SBAR handoff|Shift report> <from|given to> {staff:bare} at "
+        "{time}{n}<Pt|Patient> {pt_ref}, {age_sex}, {dept} bed {room}",
+        test=True,
+    ),
 )
 
 SYS = group(

@@ -30,6 +30,16 @@ HDR = group(
         "{fax}",
         dev=True,
     ),
+    fam(
+        "lab_header.hdr.sendout",
+        "<SEND-OUT TEST REPORT|REFERENCE LAB REPORT>{n}<Client|Submitter>: "
+        "{hosp}, {addr:hosp}{n}<Patient|Pt>: {pt_hdr}  <DOB|Born> {date:dob} "
+        " <Sex|Gender> {mf}{n}<Requisition|Req> {idnum:accession}  "
+        "<Reported|Final> {date:note}",
+        "<Physician|Provider>: {drname:any}[  NPI {lic:npi}]  <Account|Acct> {acct}",
+        "<SSN|SS#|Soc Sec> {ssn}[  <Biometric ID|Bio ID|Palm scan ID> {bioid}]",
+        test=True,
+    ),
 )
 
 RESULTS = group(

@@ -23,6 +23,12 @@ HEAD = group(
         "from your care team>",
         dev=True,
     ),
+    fam(
+        "patient_letter.head.portal",
+        "<Secure message|MyChart message|Portal letter> to {pt_ref}[ "
+        "({email:pt})] from {drname:pcp}, {hosp:clinic}, sent {date:note}",
+        test=True,
+    ),
 )
 
 BODY = group(

@@ -20,6 +20,14 @@ HDR = group(
         "{proc} performed {pdate:note} at {hosp}[ (OR {room})] by {dr:attending}"
         "[, assisted by {drname:any}].",
     ),
+    fam(
+        "operative.hdr.brief",
+        "BRIEF OP NOTE {date:note}{n}<Pt|Patient>: {pt_hdr} "
+        "({mrn}){n}<Surgeon|Primary surgeon>: {drname:any}; <Assist|Asst>: "
+        "{drname:any}{n}<Anesthesia|Anesth>: <GETA|MAC|spinal> by "
+        "{drname:any}[{n}<Location|OR>: {hosp} OR {num:1-20}]",
+        test=True,
+    ),
 )
 
 BODY = group(

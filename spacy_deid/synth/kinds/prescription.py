@@ -24,6 +24,14 @@ HEAD = group(
         "{phone:dr}[{n}<Pages|# pages>: <1|2|3>]",
         dev=True,
     ),
+    fam(
+        "prescription.head.refill",
+        "<Refill request|Renewal request> {idnum} <received|approved> "
+        "{date:note} {time} by {drname:any}[ (DEA {lic:dea})]",
+        "For: {pt_hdr}, DOB {date:dob}[, ph {phone:pt}]{n}<Pharmacy|Send "
+        "to>: <CVS|Walgreens|Rite Aid> on {street}, {city}",
+        test=True,
+    ),
 )
 
 BODY = group(

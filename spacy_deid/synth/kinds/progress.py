@@ -23,6 +23,13 @@ HDR = group(
     fam(
         "progress.hdr.brief", "<S/O/A/P|SOAP> {pdate:note}: {age_sex}, {cond}", dev=True
     ),
+    fam(
+        "progress.hdr.crosscover",
+        "<Cross-cover note|Night float note|Overnight events> {date:note} "
+        "{time}{n}<Called by|Paged by> {staff} re: {pt_ref} ({dept}, rm "
+        "{room})",
+        test=True,
+    ),
 )
 
 SUBJ = group(

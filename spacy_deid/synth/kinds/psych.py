@@ -30,6 +30,13 @@ HDR = group(
         "Requesting MD: {dr:any}[ ({hosp})]{n}Pt: {pt_hdr}  Rm {room}",
         dev=True,
     ),
+    fam(
+        "psych.hdr.crisis",
+        "<Crisis team|Mobile crisis> evaluation {date:note}{n}<Client|Pt>: "
+        "{pt_hdr}, {age_sex}, <brought in by|referred by> {rel}[ "
+        "({relphone})]{n}<Clinician|Evaluator>: {staff}",
+        test=True,
+    ),
 )
 
 HPI = group(

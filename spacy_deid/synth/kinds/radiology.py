@@ -36,6 +36,20 @@ HDR = group(
         "PORTABLE {date:note} {time} Rm {room}{n}{pt_hdr} ({mrn})",
         dev=True,
     ),
+    fam(
+        "radiology.hdr.banner",
+        "{pt} / {age_sex} / DOB {date:dob}{n}<Exam|Study>: <CT chest|MRI "
+        "brain|US abdomen|CXR> {date:note}",
+        "{pt_hdr} ({mrn}){n}<Ordering|Referring>: {dr:any}",
+    ),
+    fam(
+        "radiology.hdr.teleradiology",
+        "<Teleradiology|Outside read> for {hosp:other} "
+        "({city:any}){n}<Acc|Accession> {idnum:accession} / {pt_hdr} / "
+        "{age_sex}{n}<Read by|Interpreted by> {drname:any} <at|on> "
+        "{date:note} {time}",
+        test=True,
+    ),
 )
 
 FINDINGS = group(

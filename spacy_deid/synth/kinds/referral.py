@@ -25,6 +25,13 @@ HEAD = group(
         "{email:dr}{n}Subject: <referral|consult request|re: {pt}>",
         dev=True,
     ),
+    fam(
+        "referral.head.fax_cover",
+        "FAX COVER SHEET{n}<To|Attn>: {drname:consult}, {dept}  <Fax|F>: "
+        "{fax}{n}<From|Sender>: {drname:pcp}  <Phone|Ph>: {phone}",
+        "<Regarding|Patient> {pt} ({date:dob})  Pages: {num:2-12}",
+        test=True,
+    ),
 )
 
 BODY = group(

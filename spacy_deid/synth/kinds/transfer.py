@@ -30,6 +30,15 @@ DEMO = group(
         "MD|Accepting physician>: {dr:any}[  <Tel|Phone> {phone}]",
         dev=True,
     ),
+    fam(
+        "transfer_form.demo.sending",
+        "<Sending facility|From>: {hosp:other}, {city:any}{n}<Receiving "
+        "facility|To>: {hosp} ({dept}){n}<Accepting physician|Accepting>: "
+        "{drname:any}  <Report called by|Report from> {staff:bare} at {time}",
+        "{pt_hdr}  {age_sex}  <Ins|Insurance> {hp}[  <SSN|SS#> {ssn}]",
+        "<Wristband|Biometric> ID {bioid} <verified|scanned> at <departure|arrival>.",
+        test=True,
+    ),
 )
 
 CONTACTS = group(

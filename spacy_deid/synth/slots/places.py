@@ -1,8 +1,8 @@
 """Place slots: addresses, cities, states, countries, organisations,
 hospitals, departments, rooms, and professions."""
 
-from ..context import NoteContext, article, lst, slot
-from ..data import cities, states
+from ..context import NoteContext, article, slot
+from ..data import states
 from ..values import Address
 
 
@@ -13,7 +13,7 @@ def s_street(ctx: NoteContext, arg: str) -> None:
 
 @slot("city")
 def s_city(ctx: NoteContext, arg: str) -> None:
-    val = ctx.p.address.city if arg != "any" else ctx.choice(cities())[0]
+    val = ctx.p.address.city if arg != "any" else ctx.v.city()[0]
     ctx.phi(val, "CITY")
 
 
@@ -80,14 +80,12 @@ def s_hometown(ctx: NoteContext, arg: str) -> None:
 
 @slot("country")
 def s_country(ctx: NoteContext, arg: str) -> None:
-    ctx.phi(
-        ctx.p.country if arg != "any" else ctx.choice(lst("countries.txt")), "COUNTRY"
-    )
+    ctx.phi(ctx.p.country if arg != "any" else ctx.v.pick("countries.txt"), "COUNTRY")
 
 
 @slot("landmark")
 def s_landmark(ctx: NoteContext, arg: str) -> None:
-    ctx.phi(ctx.choice(lst("landmarks.txt")), "LOCATION_OTHER")
+    ctx.phi(ctx.v.pick("landmarks.txt"), "LOCATION_OTHER")
 
 
 ORG_KINDS = {
@@ -125,7 +123,7 @@ def s_org(ctx: NoteContext, arg: str) -> None:
 def s_prof(ctx: NoteContext, arg: str) -> None:
     """Profession; `any` for a random one, `a` to add the article, `desc` for
     `retired nurse`/`former nurse`/`nurse` by employment status."""
-    val = ctx.p.profession if arg != "any" else ctx.choice(lst("professions.txt"))
+    val = ctx.p.profession if arg != "any" else ctx.v.pick("professions.txt")
     if arg == "desc":
         job = ctx.p.job
         if job in ("student", "child"):
@@ -148,7 +146,8 @@ def s_hosp(ctx: NoteContext, arg: str) -> None:
     else:
         h = ctx.p.hospital
     ctx.last_hosp = h
-    name = h.name if arg == "full" or ctx.chance(0.55) else ctx.choice(h.abbrs)
+    full = arg == "full" or ctx.chance(0.55) or not h.abbrs
+    name = h.name if full else ctx.choice(h.abbrs)
     if arg != "full" and ctx.chance(0.05):
         name = name.upper()
     ctx.phi(name, "HOSPITAL")
@@ -157,7 +156,7 @@ def s_hosp(ctx: NoteContext, arg: str) -> None:
 @slot("dept")
 def s_dept(ctx: NoteContext, arg: str) -> None:
     ctx.phi(
-        ctx.p.dept if ctx.chance(0.6) else ctx.choice(lst("departments.txt")),
+        ctx.p.dept if ctx.chance(0.6) else ctx.v.pick("departments.txt"),
         "DEPARTMENT",
     )
 
