@@ -214,7 +214,9 @@ class PhiHMM(BiluoTagger, Pipe):
             )
         seqs = _tag_ids(segments, new_labels)
         if not seqs:
-            raise ValueError(f"'{self.name}' found no tokens with gold tags to train on")
+            raise ValueError(
+                f"'{self.name}' found no tokens with gold tags to train on"
+            )
         trained = train_hmm(seqs, len(new_labels), self.settings)
         self._set_model(trained.vocab, trained.hmm, _label_list(new_labels, "labels"))
         logger.info(
@@ -358,8 +360,10 @@ class PhiHMM(BiluoTagger, Pipe):
         stored = loaded.get("cfg", {})
         cfg = dict(self.cfg)
         cfg.update({key: stored[key] for key in MODEL_KEYS if key in stored})
-        for key, current in (("model_version", MODEL_VERSION),
-                             ("word_classes", WORD_CLASSES_VERSION)):
+        for key, current in (
+            ("model_version", MODEL_VERSION),
+            ("word_classes", WORD_CLASSES_VERSION),
+        ):
             if cfg[key] != current:
                 raise ValueError(
                     f"'{self.name}' was saved with {key} {cfg[key]!r}; this "

@@ -149,7 +149,9 @@ def joint_log_prob(
         log_emit, log_tag = np.log(means.emit), np.log(means.tag)
         log_sub, log_beta = np.log(means.sub), np.log(means.beta)
         idx = layout.offsets[tags[0]] + np.arange(layout.sizes[tags[0]])
-        alpha = np.log(means.start[tags[0]]) + log_beta[idx] + log_emit[idx, word_ids[0]]
+        alpha = (
+            np.log(means.start[tags[0]]) + log_beta[idx] + log_emit[idx, word_ids[0]]
+        )
         for t in range(1, len(tags)):
             nxt = layout.offsets[tags[t]] + np.arange(layout.sizes[tags[t]])
             step = alpha + log_tag[idx, tags[t]]

@@ -89,13 +89,20 @@ def build_hmm_dp(
     seed (int): Seed of the initial posterior.
     RETURNS (HMMDPSettings): The settings.
     """
-    for key, value in (("n_subtags_o", n_subtags_o), ("n_subtags_phi", n_subtags_phi),
-                       ("max_iterations", max_iterations), ("min_count", min_count)):
+    for key, value in (
+        ("n_subtags_o", n_subtags_o),
+        ("n_subtags_phi", n_subtags_phi),
+        ("max_iterations", max_iterations),
+        ("min_count", min_count),
+    ):
         if isinstance(value, bool) or int(value) != value or value < 1:
             raise ValueError(f"{key} must be an integer >= 1")
-    for key, value in (("alpha", alpha), ("gamma", gamma),
-                       ("emission_prior", emission_prior),
-                       ("transition_prior", transition_prior)):
+    for key, value in (
+        ("alpha", alpha),
+        ("gamma", gamma),
+        ("emission_prior", emission_prior),
+        ("transition_prior", transition_prior),
+    ):
         if not float(value) > 0 or not np.isfinite(value):
             raise ValueError(f"{key} must be a positive number")
     if not float(tol) >= 0:

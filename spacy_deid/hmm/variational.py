@@ -296,7 +296,9 @@ def _batch_counts(batch: Batch, exp: Expectations, layout: Layout, counts: Count
         ahead = pair + (unary[:n, t + 1] + beta[:n, t + 1])[:, None, :]
         beta[:n, t] = _lse(ahead, axis=2)
         xi = np.exp(alpha[:n, t, :, None] + ahead - log_z[:n, None, None])
-        sub_keys.append((idx[:n, t, :, None] * layout.n_sub + idx[:n, t + 1, None, :]).ravel())
+        sub_keys.append(
+            (idx[:n, t, :, None] * layout.n_sub + idx[:n, t + 1, None, :]).ravel()
+        )
         sub_weights.append(xi.ravel())
     gamma = np.exp(alpha + beta - log_z[:, None, None])
     _add_counts(batch, idx, gamma, counts, layout)
@@ -337,7 +339,9 @@ def _add_counts(batch: Batch, idx, gamma, counts: Counts, layout: Layout) -> Non
     counts.occupancy += np.bincount(idx.ravel(), weights=gamma.ravel(), minlength=n_sub)
 
 
-def e_step(batches: Sequence[Batch], exp: Expectations, layout: Layout, n_words: int) -> Counts:
+def e_step(
+    batches: Sequence[Batch], exp: Expectations, layout: Layout, n_words: int
+) -> Counts:
     """The optimal q(z) of every sequence, as expected counts.
 
     batches (Sequence[Batch]): The training data.
