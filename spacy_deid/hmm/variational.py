@@ -1,0 +1,580 @@
+"""Mean-field variational inference for the HMM with Dirichlet-process
+sub-tags (HMM-DP, Chen, Cullen and Godwin 2015).
+
+The model. Tags s are the BILUO tags of the label set (`tagging.crf` order).
+Tag s has K_s latent sub-tags z with stick-breaking weights
+β_s ~ GEM(gamma), truncated at K_s (the last stick is 1). Sub-tag z emits
+the word w ~ φ_z (Dirichlet(emission) prior over the word vocabulary of
+`words.py`), chooses the next tag, or the end, s' ~ ψ_z (Dirichlet(transition)
+over the legal BILUO successors), and then the next sub-tag
+z' ~ π_{z,s'} ~ DP(alpha, β_s'), i.e. Dirichlet(alpha β_s') over the sub-tags
+of s'. The first tag is s ~ ρ (Dirichlet(start) over the legal first tags)
+and its sub-tag z ~ β_s. Training is supervised: the tags are observed, the
+sub-tags latent.
+
+The variational family is mean-field: Beta(a, b) per stick, Dirichlet
+posteriors for φ, ψ, π and ρ, and q(z) per sequence (forward-backward over
+the sub-tags of the gold tags, in log space, all sequences of a batch at
+once). The Dirichlet normaliser log Γ(alpha) - Σ log Γ(alpha β_k) has no
+closed-form expectation under Beta sticks; it is replaced by the lower bound
+(K - 1) log alpha + Σ log β_k of Hughes, Kim and Sudderth (AISTATS 2015), so
+the ELBO computed here is that surrogate bound, tractable and still a lower
+bound on the log evidence. Every update is a coordinate ascent step on it:
+q(z) by forward-backward, φ, ψ, ρ and π in closed form, the sticks (not
+conjugate, because β centres the transition rows) by gradient ascent with a
+step accepted only if it raises the bound. The bound therefore never
+decreases from one iteration to the next (the tests check it).
+"""
+
+from dataclasses import dataclass
+from typing import List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ..tagging.crf import legal_transitions
+from ._special import digamma, gammaln, trigamma
+
+# Padded (sequence, token) slots per forward-backward batch.
+BATCH_SLOTS = 32768
+
+
+@dataclass(frozen=True)
+class Priors:
+    """The hyperparameters of the model."""
+
+    alpha: float  # DP concentration of the sub-tag transitions
+    gamma: float  # GEM concentration of each tag's sub-tag weights
+    emission: float  # symmetric Dirichlet over the word vocabulary
+    transition: float  # symmetric Dirichlet over the next tags (and end)
+    start: float  # symmetric Dirichlet over the first tags
+
+
+class Layout:
+    """The sub-tags of each tag, numbered 0..Z-1 tag by tag, and the legal
+    transitions between them."""
+
+    def __init__(self, sizes: Sequence[int]) -> None:
+        """sizes (Sequence[int]): K_s, the number of sub-tags of each tag."""
+        self.sizes = np.asarray(sizes, dtype="i8")
+        if self.sizes.min(initial=1) < 1:
+            raise ValueError("every tag needs at least one sub-tag")
+        self.n_tags = len(self.sizes)
+        self.n_sub = int(self.sizes.sum())
+        self.kmax = int(self.sizes.max())
+        self.offsets = np.concatenate([[0], np.cumsum(self.sizes)[:-1]])
+        self.tag_of = np.repeat(np.arange(self.n_tags), self.sizes)
+        self.onehot = np.eye(self.n_tags)[self.tag_of]
+        self.legal, self.first, self.last = legal_transitions(self.n_tags)
+        # Tag successors of each sub-tag; the last column is the end.
+        self.tag_legal = np.concatenate(
+            [self.legal[self.tag_of], self.last[self.tag_of, None]], axis=1
+        )
+        self.sub_legal = self.legal[self.tag_of][:, self.tag_of]
+        # The last sub-tag of a tag takes the rest of the stick.
+        self.free = np.arange(self.n_sub) < (self.offsets + self.sizes - 1)[self.tag_of]
+        # Transition rows (z, s') into each tag s'.
+        self.rows_into = self.sizes @ self.legal
+
+    @classmethod
+    def for_labels(cls, n_labels: int, k_o: int, k_phi: int) -> "Layout":
+        """The layout of 1 + 4 n_labels BILUO tags: k_o sub-tags for "O",
+        k_phi for every other tag.
+
+        RETURNS (Layout): The layout.
+        """
+        return cls([k_o] + [k_phi] * (4 * n_labels))
+
+    def grid(self, tags: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+        """The sub-tags of each tag of an array of tags.
+
+        tags (ndarray): Tag ids (any shape).
+        RETURNS (Tuple[ndarray, ndarray]): Sub-tag ids (..., kmax), repeated
+            past a tag's last sub-tag, and whether each is real.
+        """
+        k = np.arange(self.kmax)
+        size = self.sizes[tags][..., None]
+        idx = self.offsets[tags][..., None] + np.minimum(k, size - 1)
+        return idx, k < size
+
+    def within_tag_cumsum(self, x: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+        """Sums over the earlier and the later sub-tags of the same tag.
+
+        x (ndarray): One value per sub-tag (Z,).
+        RETURNS (Tuple[ndarray, ndarray]): Σ_{j<k} x_j and Σ_{j>k} x_j.
+        """
+        cs = np.cumsum(x)
+        excl = cs - x
+        head = excl - excl[self.offsets][self.tag_of]
+        tail = cs[self.offsets + self.sizes - 1][self.tag_of] - cs
+        return head, tail
+
+
+@dataclass
+class Batch:
+    """Sequences of similar length, padded, longest first."""
+
+    words: np.ndarray  # (B, T) emission ids
+    tags: np.ndarray  # (B, T) gold tags
+    lengths: np.ndarray  # (B,) descending
+    has_start: np.ndarray  # (B,) the sequence starts a doc
+    has_end: np.ndarray  # (B,) the sequence ends a doc
+
+
+@dataclass
+class Posterior:
+    """The variational parameters (illegal entries are 0)."""
+
+    stick_a: np.ndarray  # (Z,)
+    stick_b: np.ndarray  # (Z,)
+    emit: np.ndarray  # (Z, V)
+    tag: np.ndarray  # (Z, S + 1)
+    sub: np.ndarray  # (Z, Z)
+    start: np.ndarray  # (S,)
+
+
+@dataclass
+class Expectations:
+    """Expected logs (and E[β]) under a Posterior; -inf where illegal."""
+
+    log_beta: np.ndarray
+    mean_beta: np.ndarray
+    log_emit: np.ndarray
+    log_tag: np.ndarray
+    log_sub: np.ndarray
+    log_start: np.ndarray
+
+
+@dataclass
+class Counts:
+    """Expected sufficient statistics of q(z) and the lattice log-normaliser."""
+
+    emit: np.ndarray
+    tag: np.ndarray
+    sub: np.ndarray
+    start_sub: np.ndarray
+    start_tag: np.ndarray
+    occupancy: np.ndarray
+    log_z: float
+
+
+def make_batches(
+    seqs: Sequence[Tuple[np.ndarray, np.ndarray, bool, bool]],
+    slots: int = BATCH_SLOTS,
+) -> List[Batch]:
+    """Pack (word ids, tags, has_start, has_end) sequences into batches.
+
+    seqs (Sequence[Tuple]): The non-empty training sequences.
+    slots (int): Most padded tokens per batch.
+    RETURNS (List[Batch]): The batches, in a fixed order.
+    """
+    order = sorted(range(len(seqs)), key=lambda i: (-len(seqs[i][0]), i))
+    batches: List[Batch] = []
+    group: List[int] = []
+    for i in order + [-1]:
+        if group and (i < 0 or len(seqs[group[0]][0]) * (len(group) + 1) > slots):
+            width = len(seqs[group[0]][0])
+            words = np.zeros((len(group), width), dtype="i8")
+            tags = np.zeros((len(group), width), dtype="i8")
+            for row, j in enumerate(group):
+                words[row, : len(seqs[j][0])] = seqs[j][0]
+                tags[row, : len(seqs[j][1])] = seqs[j][1]
+            batches.append(
+                Batch(
+                    words,
+                    tags,
+                    np.array([len(seqs[j][0]) for j in group], dtype="i8"),
+                    np.array([seqs[j][2] for j in group], dtype=bool),
+                    np.array([seqs[j][3] for j in group], dtype=bool),
+                )
+            )
+            group = []
+        if i >= 0:
+            group.append(i)
+    return batches
+
+
+def _dirichlet_log(lam: np.ndarray, mask: np.ndarray, groups: Optional[np.ndarray]):
+    """E[log θ] under Dirichlet rows (or row blocks, `groups` one-hot (C, G)
+    giving each column's block); -inf where masked out."""
+    safe = np.where(mask, lam, 1.0)
+    masked = np.where(mask, lam, 0.0)
+    if groups is None:
+        total = masked.sum(axis=-1, keepdims=True)
+    else:
+        total = (masked @ groups) @ groups.T
+    total = np.where(mask, total, 1.0)
+    return np.where(mask, digamma(safe) - digamma(total), -np.inf)
+
+
+def expectations(post: Posterior, layout: Layout) -> Expectations:
+    """The expected logs the lattice and the bound need.
+
+    post (Posterior): The variational parameters.
+    layout (Layout): The sub-tag layout.
+    RETURNS (Expectations): E[log β], E[β], E[log φ], E[log ψ], E[log π],
+        E[log ρ].
+    """
+    log_v, log_1mv, mean_v = _stick_moments(post.stick_a, post.stick_b, layout)
+    head_log, _ = layout.within_tag_cumsum(log_1mv)
+    return Expectations(
+        log_beta=log_v + head_log,
+        mean_beta=_mean_beta(mean_v, layout),
+        log_emit=_dirichlet_log(post.emit, np.ones(post.emit.shape, bool), None),
+        log_tag=_dirichlet_log(post.tag, layout.tag_legal, None),
+        log_sub=_dirichlet_log(post.sub, layout.sub_legal, layout.onehot),
+        log_start=_dirichlet_log(post.start, layout.first, None),
+    )
+
+
+def _stick_moments(
+    a: np.ndarray, b: np.ndarray, layout: Layout
+) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """E[log v], E[log(1 - v)] and E[v] per sub-tag (for the last, whose v
+    is 1: 0, 0 (unused) and 1)."""
+    a = np.where(layout.free, a, 1.0)
+    b = np.where(layout.free, b, 1.0)
+    dsum = digamma(a + b)
+    log_v = np.where(layout.free, digamma(a) - dsum, 0.0)
+    log_1mv = np.where(layout.free, digamma(b) - dsum, 0.0)
+    mean_v = np.where(layout.free, a / (a + b), 1.0)
+    return log_v, log_1mv, mean_v
+
+
+def _mean_beta(mean_v: np.ndarray, layout: Layout) -> np.ndarray:
+    """E[β_k] = E[v_k] Π_{j<k} (1 - E[v_j]) from the stick means."""
+    log_rest = np.log1p(-np.where(layout.free, mean_v, 0.0))
+    head, _ = layout.within_tag_cumsum(log_rest)
+    return np.exp(np.log(mean_v) + head)
+
+
+def _lse(x: np.ndarray, axis: int) -> np.ndarray:
+    """log Σ exp over an axis whose maximum is finite."""
+    top = x.max(axis=axis, keepdims=True)
+    top = np.where(np.isfinite(top), top, 0.0)
+    return np.log(np.exp(x - top).sum(axis=axis)) + np.squeeze(top, axis)
+
+
+def _unary(batch: Batch, exp: Expectations, layout: Layout):
+    """The sub-tag grid and its unary log-potentials (B, T, kmax): emission,
+    the observed next tag (or the end), and β at a doc's first token."""
+    idx, real = layout.grid(batch.tags)
+    width = batch.words.shape[1]
+    t = np.arange(width)[None, :, None]
+    lengths = batch.lengths[:, None, None]
+    unary = exp.log_emit[idx, batch.words[:, :, None]]
+    next_tags = np.concatenate([batch.tags[:, 1:], batch.tags[:, :1]], axis=1)
+    step = exp.log_tag[idx, next_tags[:, :, None]]
+    end = exp.log_tag[idx, layout.n_tags]
+    unary = unary + np.where(t < lengths - 1, step, 0.0)
+    is_end = (t == lengths - 1) & batch.has_end[:, None, None]
+    unary = unary + np.where(is_end, end, 0.0)
+    first = np.where(batch.has_start[:, None], exp.log_beta[idx[:, 0]], 0.0)
+    unary[:, 0] += first
+    live = real & (t < lengths)
+    return idx, np.where(live, unary, -np.inf)
+
+
+def _batch_counts(batch: Batch, exp: Expectations, layout: Layout, counts: Counts):
+    """Forward-backward over one batch's sub-tag lattices; adds the expected
+    counts and log-normalisers to `counts`."""
+    idx, unary = _unary(batch, exp, layout)
+    n_rows, width, kmax = unary.shape
+    alpha = np.full(unary.shape, -np.inf)
+    alpha[:, 0] = unary[:, 0]
+    for t in range(1, width):
+        n = int((batch.lengths > t).sum())
+        pair = exp.log_sub[idx[:n, t - 1, :, None], idx[:n, t, None, :]]
+        alpha[:n, t] = _lse(alpha[:n, t - 1, :, None] + pair, axis=1) + unary[:n, t]
+    last = alpha[np.arange(n_rows), batch.lengths - 1]
+    log_z = _lse(last, axis=1)
+    beta = np.zeros(unary.shape)
+    sub_keys: List[np.ndarray] = []
+    sub_weights: List[np.ndarray] = []
+    for t in range(width - 2, -1, -1):
+        n = int((batch.lengths > t + 1).sum())
+        pair = exp.log_sub[idx[:n, t, :, None], idx[:n, t + 1, None, :]]
+        ahead = pair + (unary[:n, t + 1] + beta[:n, t + 1])[:, None, :]
+        beta[:n, t] = _lse(ahead, axis=2)
+        xi = np.exp(alpha[:n, t, :, None] + ahead - log_z[:n, None, None])
+        sub_keys.append(
+            (idx[:n, t, :, None] * layout.n_sub + idx[:n, t + 1, None, :]).ravel()
+        )
+        sub_weights.append(xi.ravel())
+    gamma = np.exp(alpha + beta - log_z[:, None, None])
+    _add_counts(batch, idx, gamma, counts, layout)
+    if sub_keys:
+        flat = np.bincount(
+            np.concatenate(sub_keys),
+            weights=np.concatenate(sub_weights),
+            minlength=layout.n_sub**2,
+        )
+        counts.sub += flat.reshape(layout.n_sub, layout.n_sub)
+    counts.log_z += float(log_z.sum())
+
+
+def _add_counts(batch: Batch, idx, gamma, counts: Counts, layout: Layout) -> None:
+    """Add the unary expected counts of one batch."""
+    n_sub, n_tags = layout.n_sub, layout.n_tags
+    n_words = counts.emit.shape[1]
+    keys = idx * n_words + batch.words[:, :, None]
+    counts.emit += np.bincount(
+        keys.ravel(), weights=gamma.ravel(), minlength=n_sub * n_words
+    ).reshape(n_sub, n_words)
+    t = np.arange(batch.words.shape[1])[None, :, None]
+    lengths = batch.lengths[:, None, None]
+    next_tags = np.concatenate([batch.tags[:, 1:], batch.tags[:, :1]], axis=1)
+    is_end = (t == lengths - 1) & batch.has_end[:, None, None]
+    dest = np.where(t < lengths - 1, next_tags[:, :, None], n_tags)
+    weight = np.where((t < lengths - 1) | is_end, gamma, 0.0)
+    counts.tag += np.bincount(
+        (idx * (n_tags + 1) + dest).ravel(),
+        weights=weight.ravel(),
+        minlength=n_sub * (n_tags + 1),
+    ).reshape(n_sub, n_tags + 1)
+    starts = batch.has_start
+    counts.start_sub += np.bincount(
+        idx[starts, 0].ravel(), weights=gamma[starts, 0].ravel(), minlength=n_sub
+    )
+    counts.start_tag += np.bincount(batch.tags[starts, 0], minlength=n_tags)
+    counts.occupancy += np.bincount(idx.ravel(), weights=gamma.ravel(), minlength=n_sub)
+
+
+def e_step(
+    batches: Sequence[Batch], exp: Expectations, layout: Layout, n_words: int
+) -> Counts:
+    """The optimal q(z) of every sequence, as expected counts.
+
+    batches (Sequence[Batch]): The training data.
+    exp (Expectations): From the current posterior.
+    layout (Layout): The sub-tag layout.
+    n_words (int): V, the emission vocabulary size.
+    RETURNS (Counts): Expected counts and Σ log Z.
+    """
+    z, s = layout.n_sub, layout.n_tags
+    counts = Counts(
+        emit=np.zeros((z, n_words)),
+        tag=np.zeros((z, s + 1)),
+        sub=np.zeros((z, z)),
+        start_sub=np.zeros(z),
+        start_tag=np.zeros(s),
+        occupancy=np.zeros(z),
+        log_z=0.0,
+    )
+    for batch in batches:
+        _batch_counts(batch, exp, layout, counts)
+    return counts
+
+
+def _dirichlet_kl(lam: np.ndarray, prior: float, mask: np.ndarray) -> float:
+    """Σ over rows of KL(Dirichlet(lam) || symmetric Dirichlet(prior)),
+    each row over its unmasked entries."""
+    n = mask.sum(axis=-1)
+    keep = n > 0
+    safe = np.where(mask, lam, 1.0)
+    total = np.where(mask, lam, 0.0).sum(axis=-1)
+    elog = digamma(safe) - digamma(np.where(keep, total, 1.0))[..., None]
+    kl = (
+        gammaln(np.where(keep, total, 1.0))
+        - np.where(mask, gammaln(safe), 0.0).sum(axis=-1)
+        - gammaln(np.where(keep, n * prior, 1.0))
+        + n * gammaln(np.array(prior))
+        + np.where(mask, (safe - prior) * elog, 0.0).sum(axis=-1)
+    )
+    return float(np.where(keep, kl, 0.0).sum())
+
+
+def _beta_kl(a: np.ndarray, b: np.ndarray, gamma: float) -> np.ndarray:
+    """KL(Beta(a, b) || Beta(1, gamma)), elementwise."""
+    dsum = digamma(a + b)
+    return (
+        gammaln(a + b)
+        - gammaln(a)
+        - gammaln(b)
+        - np.log(gamma)
+        + (a - 1.0) * (digamma(a) - dsum)
+        + (b - gamma) * (digamma(b) - dsum)
+    )
+
+
+def _stick_terms(a, b, weights_log, weights_mean, priors: Priors, layout: Layout):
+    """The bound's terms in the sticks, per tag, and their gradients.
+
+    weights_log (ndarray): c_k, the coefficient of E[log β_k].
+    weights_mean (ndarray): alpha w_k, the coefficient of E[β_k].
+    RETURNS (Tuple[ndarray, ndarray, ndarray]): Per-tag value (S,), d/da,
+        d/db (Z,).
+    """
+    free = layout.free
+    a = np.where(free, a, 1.0)
+    b = np.where(free, b, 1.0)
+    log_v, log_1mv, mean_v = _stick_moments(a, b, layout)
+    _, tail_c = layout.within_tag_cumsum(weights_log)
+    value = weights_log * log_v + tail_c * log_1mv
+    term = weights_mean * _mean_beta(mean_v, layout)
+    value = value + term - np.where(free, _beta_kl(a, b, priors.gamma), 0.0)
+    tg_a, tg_b, tg_ab = trigamma(a), trigamma(b), trigamma(a + b)
+    d_a = weights_log * (tg_a - tg_ab) - tail_c * tg_ab
+    d_b = -weights_log * tg_ab + tail_c * (tg_b - tg_ab)
+    d_a -= (a - 1.0) * tg_a - (a + b - 1.0 - priors.gamma) * tg_ab
+    d_b -= (b - priors.gamma) * tg_b - (a + b - 1.0 - priors.gamma) * tg_ab
+    _, tail_term = layout.within_tag_cumsum(term)
+    d_m = term / mean_v - tail_term / np.where(free, 1.0 - mean_v, 1.0)
+    d_a += d_m * b / (a + b) ** 2
+    d_b -= d_m * a / (a + b) ** 2
+    per_tag = np.bincount(layout.tag_of, weights=value, minlength=layout.n_tags)
+    return per_tag, np.where(free, d_a, 0.0), np.where(free, d_b, 0.0)
+
+
+def _stick_weights(counts: Counts, exp: Expectations, priors: Priors, layout: Layout):
+    """c_k (start counts plus one per transition row into the tag) and
+    alpha Σ_rows E[log π_row,k]."""
+    c = counts.start_sub + layout.rows_into[layout.tag_of]
+    w = np.where(layout.sub_legal, exp.log_sub, 0.0).sum(axis=0)
+    return c, priors.alpha * w
+
+
+def update_sticks(
+    post: Posterior,
+    counts: Counts,
+    exp: Expectations,
+    priors: Priors,
+    layout: Layout,
+    n_steps: int = 60,
+) -> Tuple[np.ndarray, np.ndarray]:
+    """Raise the bound in the sticks by gradient ascent on log a, log b,
+    with a step size per tag; a tag's step is taken only if it raises that
+    tag's terms, so the bound never decreases.
+
+    RETURNS (Tuple[ndarray, ndarray]): The new a and b.
+    """
+    c, w = _stick_weights(counts, exp, priors, layout)
+    a, b = post.stick_a.copy(), post.stick_b.copy()
+    value, d_a, d_b = _stick_terms(a, b, c, w, priors, layout)
+    step = np.full(layout.n_tags, 1e-3)
+    for _ in range(n_steps):
+        rate = step[layout.tag_of]
+        new_a = a * np.exp(np.clip(rate * d_a * a, -2.0, 2.0))
+        new_b = b * np.exp(np.clip(rate * d_b * b, -2.0, 2.0))
+        new_value, new_d_a, new_d_b = _stick_terms(new_a, new_b, c, w, priors, layout)
+        better = new_value > value
+        take = better[layout.tag_of]
+        a, b = np.where(take, new_a, a), np.where(take, new_b, b)
+        d_a, d_b = np.where(take, new_d_a, d_a), np.where(take, new_d_b, d_b)
+        value = np.where(better, new_value, value)
+        step = np.where(better, step * 1.5, step * 0.3)
+    return a, b
+
+
+def m_step(
+    counts: Counts, post: Posterior, exp: Expectations, priors: Priors, layout: Layout
+) -> Posterior:
+    """Update the global factors, one at a time, given q(z): φ, ψ, ρ in
+    closed form, the sticks (given the current q(π)), then q(π) given the
+    new sticks.
+
+    RETURNS (Posterior): The new posterior.
+    """
+    a, b = update_sticks(post, counts, exp, priors, layout)
+    _, _, mean_v = _stick_moments(a, b, layout)
+    mean_beta = _mean_beta(mean_v, layout)
+    sub = priors.alpha * mean_beta[None, :] + counts.sub
+    return Posterior(
+        stick_a=a,
+        stick_b=b,
+        emit=priors.emission + counts.emit,
+        tag=np.where(layout.tag_legal, priors.transition + counts.tag, 0.0),
+        sub=np.where(layout.sub_legal, sub, 0.0),
+        start=np.where(layout.first, priors.start + counts.start_tag, 0.0),
+    )
+
+
+def elbo(
+    counts: Counts, post: Posterior, exp: Expectations, priors: Priors, layout: Layout
+) -> float:
+    """The (surrogate) evidence lower bound, with q(z) optimal for `post`.
+
+    counts (Counts): From `e_step` with `exp`.
+    post (Posterior): The posterior `exp` came from.
+    RETURNS (float): The bound (nats).
+    """
+    bound = counts.log_z
+    bound -= _dirichlet_kl(post.emit, priors.emission, np.ones(post.emit.shape, bool))
+    bound -= _dirichlet_kl(post.tag, priors.transition, layout.tag_legal)
+    bound -= _dirichlet_kl(post.start, priors.start, layout.first)
+    c = layout.rows_into[layout.tag_of].astype("f8")
+    _, w = _stick_weights(counts, exp, priors, layout)
+    value, _, _ = _stick_terms(post.stick_a, post.stick_b, c, w, priors, layout)
+    bound += float(value.sum())
+    # The rest of each transition row's surrogate prior term and entropy:
+    # (K' - 1) log alpha, -Σ E[log π] (of (alpha E[β] - 1) E[log π]; the
+    # alpha E[β] part is in the stick terms) and the Dirichlet entropy.
+    legal = layout.sub_legal
+    log_pi = np.where(legal, exp.log_sub, 0.0)
+    n_rows = layout.rows_into * (layout.sizes - 1)
+    bound += float(n_rows.sum() * np.log(priors.alpha))
+    bound -= float((np.where(legal, post.sub, 0.0) * log_pi).sum())
+    block = np.where(legal, post.sub, 0.0) @ layout.onehot
+    rows = layout.legal[layout.tag_of]
+    bound -= float(np.where(rows, gammaln(np.where(rows, block, 1.0)), 0.0).sum())
+    bound += float(np.where(legal, gammaln(np.where(legal, post.sub, 1.0)), 0.0).sum())
+    return bound
+
+
+def initial_posterior(
+    layout: Layout, priors: Priors, n_words: int, seed: int
+) -> Posterior:
+    """The prior, with random emission pseudo-counts so that the sub-tags of
+    a tag start apart (the only randomness; fixed by `seed`).
+
+    RETURNS (Posterior): The starting posterior.
+    """
+    rng = np.random.default_rng(seed)
+    a = np.ones(layout.n_sub)
+    b = np.full(layout.n_sub, priors.gamma)
+    _, _, mean_v = _stick_moments(a, b, layout)
+    mean_beta = _mean_beta(mean_v, layout)
+    return Posterior(
+        stick_a=a,
+        stick_b=b,
+        emit=priors.emission + rng.exponential(1.0, (layout.n_sub, n_words)),
+        tag=np.where(layout.tag_legal, priors.transition, 0.0),
+        sub=np.where(layout.sub_legal, priors.alpha * mean_beta[None, :], 0.0),
+        start=np.where(layout.first, priors.start, 0.0),
+    )
+
+
+def fit(
+    batches: Sequence[Batch],
+    layout: Layout,
+    priors: Priors,
+    n_words: int,
+    *,
+    max_iterations: int,
+    tol: float,
+    seed: int,
+) -> Tuple[Posterior, Counts, List[float]]:
+    """Variational EM until the bound gains less than `tol` per token.
+
+    batches (Sequence[Batch]): The training data.
+    layout (Layout): The sub-tag layout.
+    priors (Priors): The hyperparameters.
+    n_words (int): V, the emission vocabulary size.
+    max_iterations (int): Most E-steps.
+    tol (float): Stop when the bound gains less than this per token.
+    seed (int): Seed of the initial posterior.
+    RETURNS (Tuple[Posterior, Counts, List[float]]): The posterior, its
+        expected counts (for decoding) and the bound after each E-step.
+    """
+    n_tokens = max(1, int(sum(batch.lengths.sum() for batch in batches)))
+    post = initial_posterior(layout, priors, n_words, seed)
+    history: List[float] = []
+    for _ in range(max_iterations):
+        exp = expectations(post, layout)
+        counts = e_step(batches, exp, layout, n_words)
+        history.append(elbo(counts, post, exp, priors, layout))
+        if len(history) > 1 and history[-1] - history[-2] < tol * n_tokens:
+            break
+        if len(history) == max_iterations:
+            break
+        post = m_step(counts, post, exp, priors, layout)
+    return post, counts, history
