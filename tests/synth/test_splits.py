@@ -1,13 +1,14 @@
 from collections import Counter
 
-from spacy_deid.synth.families import REGISTRY, test_ids, withheld_ids
+from spacy_deid.synth import families
+from spacy_deid.synth.families import REGISTRY, withheld_ids
 from spacy_deid.synth.kinds import DEV_KINDS, KINDS, TRAIN_KINDS
 
 
 def test_withheld_definitions():
     assert 2 <= len(DEV_KINDS) <= 3
     assert set(DEV_KINDS) | set(TRAIN_KINDS) == set(KINDS)
-    withheld, held_out = set(withheld_ids()), set(test_ids())
+    withheld, held_out = set(withheld_ids()), set(families.test_ids())
     assert not withheld & held_out
     for kind in TRAIN_KINDS:
         fams = [f for f in REGISTRY if f.startswith(kind + ".")]
@@ -24,7 +25,7 @@ def test_withheld_definitions():
 
 
 def test_train_never_uses_withheld(notes_train):
-    withheld = set(withheld_ids()) | set(test_ids())
+    withheld = set(withheld_ids()) | set(families.test_ids())
     for note in notes_train:
         assert note.meta["kind"] not in DEV_KINDS
         assert not withheld & set(note.meta["family"]), note.meta
@@ -34,7 +35,7 @@ def test_train_never_uses_withheld(notes_train):
 def test_test_families_used_by_neither_train_nor_dev(
     notes_train, notes_dev, notes_test
 ):
-    held_out = set(test_ids())
+    held_out = set(families.test_ids())
     for note in notes_train + notes_dev:
         assert not held_out & set(note.meta["family"]), note.meta
     withheld = set(withheld_ids())
