@@ -49,6 +49,7 @@ from ..core.scorers import PHI_SCORE_WEIGHTS, score_phi
 from ..tagging.crf import CRFParams, biluo_tag_names
 from ..tagging.segments import MAX_DOC_TOKENS
 from ..tagging.spans import check_thresholds
+from ..tagging.gold import MISSING_TAGS, known_tag, label_list
 from ..tagging.tagger import BiluoTagger
 from ._crfsuite import ALGORITHMS, CRFWeights, new_trainer, require_crfsuite
 from ._crfsuite import train_to_bytes
@@ -58,7 +59,6 @@ from .features import doc_features
 install_extensions()
 
 SOURCE = "phi_crf"
-MISSING_TAGS = (None, "", "-")
 # cfg keys that describe the trained model. from_bytes / from_disk restore
 # them; the prediction settings keep the values the component was created
 # with (its config), so `spacy.load(path, config=...)` can change them.
@@ -272,7 +272,7 @@ class PhiCRF(BiluoTagger, Pipe):
         """
         validate_get_examples(get_examples, "PhiCRF.initialize")
         started = time.perf_counter()
-        keep = None if labels is None else set(_label_list(labels, "labels"))
+        keep = None if labels is None else set(label_list(labels, "labels"))
         trainer = new_trainer(self.cfg)
         found: Set[str] = set()
         n_seqs = n_tokens = 0
@@ -292,7 +292,7 @@ class PhiCRF(BiluoTagger, Pipe):
             raise ValueError(
                 f"'{self.name}' found no tokens with gold tags to train on"
             )
-        _label_list(new_labels, "labels")
+        label_list(new_labels, "labels")
         self._set_model(train_to_bytes(trainer), new_labels)
         logger.info(
             "'%s': trained on %d sequences (%d tokens), %d labels, %d features "
@@ -313,7 +313,7 @@ class PhiCRF(BiluoTagger, Pipe):
         across a missing token."""
         if not len(eg.predicted):
             return
-        tags = [_known_tag(tag, keep) for tag in eg.get_aligned_ner()]
+        tags = [known_tag(tag, keep) for tag in eg.get_aligned_ner()]
         feats = self.featurize(eg.predicted)
         for start, end in gold_segments(tags):
             yield feats[start:end], tags[start:end]
@@ -508,23 +508,6 @@ def gold_segments(tags: Sequence[Optional[str]]) -> List[Tuple[int, int]]:
     return segments
 
 
-def _known_tag(tag: Optional[str], keep: Optional[Set[str]]) -> Optional[str]:
-    """The gold tag, or None if it is missing or its label is not kept."""
-    if tag in MISSING_TAGS or tag == "O" or keep is None:
-        return tag
-    return tag if tag[2:] in keep else None
-
-
-def _label_list(labels: Any, name: str) -> List[str]:
-    """Validate a list of label strings (not a string)."""
-    if isinstance(labels, str) or not all(isinstance(x, str) for x in labels):
-        raise ValueError(f"{name} must be a list of label strings")
-    for label in labels:
-        if not label or not label.isprintable() or any(c.isspace() for c in label):
-            raise ValueError(f"{name}: {label!r} is empty or has spaces")
-    return list(labels)
-
-
 def _checked_cfg(cfg: Dict[str, Any]) -> Dict[str, Any]:
     """Validate the cfg and normalise its types; a ValueError names the bad
     setting."""
@@ -549,7 +532,7 @@ def _checked_cfg(cfg: Dict[str, Any]) -> Dict[str, Any]:
     key = cfg["spans_key"]
     if key is not None and (not isinstance(key, str) or not key):
         raise ValueError("spans_key must be None or a non-empty string")
-    cfg["labels"] = _label_list(cfg["labels"], "labels")
-    cfg["protected_labels"] = _label_list(cfg["protected_labels"], "protected_labels")
+    cfg["labels"] = label_list(cfg["labels"], "labels")
+    cfg["protected_labels"] = label_list(cfg["protected_labels"], "protected_labels")
     cfg["thresholds"] = check_thresholds(cfg["thresholds"])
     return cfg

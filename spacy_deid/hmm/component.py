@@ -42,6 +42,7 @@ from ..core.extensions import SPAN_GROUPS, install_extensions
 from ..core.scorers import PHI_SCORE_WEIGHTS, score_phi
 from ..tagging.crf import CRFParams, biluo_tag_names, legal_transitions
 from ..tagging.spans import check_thresholds
+from ..tagging.gold import MISSING_TAGS, known_tag, label_list
 from ..tagging.tagger import BiluoTagger
 from .decoding import ApproxHMM
 from .model import MODEL_VERSION, HMMDPSettings, TaggedSequence, train_hmm
@@ -50,7 +51,6 @@ from .words import WORD_CLASSES_VERSION, WordVocab
 install_extensions()
 
 SOURCE = "phi_hmm"
-MISSING_TAGS = (None, "", "-")
 # cfg keys that describe the trained model, restored by from_bytes /
 # from_disk; the prediction settings keep the component's config.
 MODEL_KEYS = ("labels", "model_version", "word_classes", "hmm")
@@ -200,7 +200,7 @@ class PhiHMM(BiluoTagger, Pipe):
         """
         validate_get_examples(get_examples, "PhiHMM.initialize")
         started = time.perf_counter()
-        keep = None if labels is None else set(_label_list(labels, "labels"))
+        keep = None if labels is None else set(label_list(labels, "labels"))
         found: Set[str] = set()
         segments: List[TaggedSequence] = []
         for eg in get_examples():
@@ -218,7 +218,7 @@ class PhiHMM(BiluoTagger, Pipe):
                 f"'{self.name}' found no tokens with gold tags to train on"
             )
         trained = train_hmm(seqs, len(new_labels), self.settings)
-        self._set_model(trained.vocab, trained.hmm, _label_list(new_labels, "labels"))
+        self._set_model(trained.vocab, trained.hmm, label_list(new_labels, "labels"))
         logger.info(
             "'%s': trained on %d sequences (%d tokens), %d labels, %d words and "
             "classes, %d EM iterations, ELBO %.4f per token, in %.1fs",
@@ -386,7 +386,7 @@ def _gold_segments(eg: Example, keep: Optional[Set[str]]) -> List[TaggedSequence
     n = len(eg.predicted)
     if not n:
         return []
-    tags = [_known_tag(tag, keep) for tag in eg.get_aligned_ner()]
+    tags = [known_tag(tag, keep) for tag in eg.get_aligned_ner()]
     texts = [token.text for token in eg.predicted]
     out = []
     start: Optional[int] = None
@@ -422,23 +422,6 @@ def _tag_ids(segments: Sequence[Any], labels: Sequence[str]) -> List[TaggedSeque
     return seqs
 
 
-def _known_tag(tag: Optional[str], keep: Optional[Set[str]]) -> Optional[str]:
-    """The gold tag, or None if it is missing or its label is not kept."""
-    if tag in MISSING_TAGS or tag == "O" or keep is None:
-        return tag
-    return tag if tag[2:] in keep else None
-
-
-def _label_list(labels: Any, name: str) -> List[str]:
-    """Validate a list of label strings (not a string)."""
-    if isinstance(labels, str) or not all(isinstance(x, str) for x in labels):
-        raise ValueError(f"{name} must be a list of label strings")
-    for label in labels:
-        if not label or not label.isprintable() or any(c.isspace() for c in label):
-            raise ValueError(f"{name}: {label!r} is empty or has spaces")
-    return list(labels)
-
-
 def _checked_cfg(cfg: Dict[str, Any]) -> Dict[str, Any]:
     """Validate the cfg and normalise its types; a ValueError names the bad
     setting."""
@@ -451,7 +434,7 @@ def _checked_cfg(cfg: Dict[str, Any]) -> Dict[str, Any]:
     key = cfg["spans_key"]
     if key is not None and (not isinstance(key, str) or not key):
         raise ValueError("spans_key must be None or a non-empty string")
-    cfg["labels"] = _label_list(cfg["labels"], "labels")
-    cfg["protected_labels"] = _label_list(cfg["protected_labels"], "protected_labels")
+    cfg["labels"] = label_list(cfg["labels"], "labels")
+    cfg["protected_labels"] = label_list(cfg["protected_labels"], "protected_labels")
     cfg["thresholds"] = check_thresholds(cfg["thresholds"])
     return cfg
