@@ -134,20 +134,25 @@ def test_shipped_pipeline_size(name):
 @pytest.mark.parametrize("name", sorted(SHIPPED))
 def test_shipped_prefilter_database_matches_the_rules(name):
     """Each shipped pipeline carries its rules' prefilter database, built from
-    the prefilter regexes its rules have now, so that it loads with no build.
-    After a rule change: python -m spacy_deid.pretrained.build NAME
+    the prefilter regexes its rules have now, so that it loads with no build
+    and is used from the first note on. After a rule change, or a change to
+    rules/prefilter.py or rules/_sre.py: python -m spacy_deid.pretrained.build NAME
     --prefilter-only (needs the [fast] extra)."""
     from spacy_deid.rules import prefilter
 
     path = pipeline_path(name) / "phi_rules" / "prefilter.hs"
     saved = srsly.msgpack_loads(path.read_bytes())
-    assert set(saved) == {"key", "covered", "database"}
+    assert set(saved) == {"key", "covered", "database", "sources_key"}
     if not prefilter.available():
         need("hyperscan")
         pytest.skip("Hyperscan is not installed")
     nlp = spacy.load(pipeline_path(name))
     regexes = nlp.get_pipe("phi_rules")._prefilter._regexes
-    stale = saved["key"] != prefilter.database_key(prefilter._sources(regexes))
+    sources = prefilter._sources(regexes)
+    stale = saved["key"] != prefilter.database_key(sources)
+    # The key that lets it rule patterns out from the first note on; it also
+    # changes with rules/prefilter.py and rules/_sre.py.
+    stale = stale or saved["sources_key"] != prefilter.sources_key(sources)
     assert not stale, (
         f"{path} is stale: python -m spacy_deid.pretrained.build {name} "
         "--prefilter-only"

@@ -11,9 +11,9 @@ a regex, whose matches are then found once.
 """
 
 import re
-from dataclasses import dataclass
-from typing import Any, Dict, Iterable, Iterator, List, NamedTuple, Optional
-from typing import Sequence, Tuple
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, Iterable, Iterator, List, NamedTuple
+from typing import Optional, Sequence, Tuple
 
 from ..labels import LABELS, normalize_label
 from .gate import Gate, finditer as gated_finditer, make_gate
@@ -46,22 +46,85 @@ DEFAULT_PHI_GROUP = "phi"
 
 @dataclass(frozen=True)
 class CompiledPattern:
-    """A pattern dict compiled once (picklable: `re.Pattern` pickles)."""
+    """A pattern dict, checked, whose regexes are compiled on first use
+    (`regex`, the context regexes, `scout`, `gate`): a pipeline compiles
+    only the patterns its texts need, which is most of its load time saved
+    on a few notes. Picklable (`re.Pattern` pickles)."""
 
     index: int
     id: str
     label: str
-    regex: "re.Pattern[str]"
+    source: str
+    flags: int  # the flags given (`_FLAGS`), without the pattern's inline ones
     priority: int
     score: float
     validator: Optional[str]
-    exclude_before: Optional["re.Pattern[str]"]
-    exclude_after: Optional["re.Pattern[str]"]
-    require_before: Optional["re.Pattern[str]"]
+    exclude_before_source: Optional[str]
+    exclude_after_source: Optional[str]
+    require_before_source: Optional[str]
     window: int
-    scout: Optional["re.Pattern[str]"] = None
-    gate: Optional[Gate] = None
     phi_group: str = DEFAULT_PHI_GROUP
+    # What has been compiled so far, by property name.
+    _lazy: Dict[str, Any] = field(
+        default_factory=dict, init=False, compare=False, repr=False, hash=False
+    )
+
+    def _get(self, name: str, make: Callable[[], Any]) -> Any:
+        try:
+            return self._lazy[name]
+        except KeyError:
+            return self._lazy.setdefault(name, make())
+
+    @property
+    def regex(self) -> "re.Pattern[str]":
+        """The pattern's regex."""
+        return self._get("regex", lambda: _compile(self.source, self.flags, self.id))
+
+    @property
+    def exclude_before(self) -> Optional["re.Pattern[str]"]:
+        """A match is dropped if this finds text in the window before it."""
+        return self._context("exclude_before", self.exclude_before_source)
+
+    @property
+    def exclude_after(self) -> Optional["re.Pattern[str]"]:
+        """A match is dropped if this finds text in the window after it."""
+        return self._context("exclude_after", self.exclude_after_source)
+
+    @property
+    def require_before(self) -> Optional["re.Pattern[str]"]:
+        """A match is kept only if this finds text in the window before it."""
+        return self._context("require_before", self.require_before_source)
+
+    def _context(self, name: str, source: Optional[str]) -> Optional["re.Pattern[str]"]:
+        if not source:
+            return None
+        return self._get(name, lambda: _compile(source, self.flags, self.id))
+
+    @property
+    def scout(self) -> Optional["re.Pattern[str]"]:
+        """The regex's scout (`scout.py`), or None."""
+        return self._get("scout", lambda: make_scout(self.regex))
+
+    @property
+    def gate(self) -> Optional[Gate]:
+        """The regex's gate (`gate.py`), or None."""
+        return self._get("gate", lambda: make_gate(self.regex))
+
+    def check(self) -> "CompiledPattern":
+        """Compile the regexes now, raising ValueError naming the pattern if
+        one is invalid or lacks the named `phi_group`.
+
+        RETURNS (CompiledPattern): The pattern itself.
+        """
+        regex = self.regex
+        group = self.phi_group
+        if group != DEFAULT_PHI_GROUP and group not in regex.groupindex:
+            raise ValueError(
+                f"PHI pattern '{self.id}' has no group named '{group}'"
+            )
+        for name in ("exclude_before", "exclude_after", "require_before"):
+            getattr(self, name)
+        return self
 
 
 class Candidate(NamedTuple):
@@ -102,50 +165,51 @@ def validate_pattern(pattern: PatternType) -> None:
         raise ValueError(f"PHI pattern '{pid}' has an unknown validator")
 
 
-def _compile(regex: str, flags: str, pid: str) -> "re.Pattern[str]":
+def _flag_value(flags: str) -> int:
     value = 0
     for flag in flags:
         value |= _FLAGS[flag]
+    return value
+
+
+def _compile(regex: str, flags: int, pid: str) -> "re.Pattern[str]":
     try:
-        return re.compile(regex, value)
+        return re.compile(regex, flags)
     except re.error as err:
         raise ValueError(
             f"PHI pattern '{pid}' is not a valid regex: {err.msg}"
         ) from None
 
 
-def compile_pattern(pattern: PatternType, index: int) -> CompiledPattern:
+def compile_pattern(
+    pattern: PatternType, index: int, lazy: bool = False
+) -> CompiledPattern:
     """Validate and compile one pattern dict.
 
     pattern (PatternType): The pattern dict.
     index (int): Its position, the last tie-breaker between candidates.
+    lazy (bool): Compile its regexes on first use instead of now. Only for
+        patterns known to compile (the built-in ones, checked by the tests):
+        an invalid regex then raises when the pattern is first used, not here.
     RETURNS (CompiledPattern): The compiled pattern.
     """
     validate_pattern(pattern)
-    pid = pattern["id"]
-    flags = pattern.get("flags") or ""
-    before, after = pattern.get("exclude_before"), pattern.get("exclude_after")
-    required = pattern.get("require_before")
-    regex = _compile(pattern["pattern"], flags, pid)
-    phi_group = pattern.get("phi_group") or DEFAULT_PHI_GROUP
-    if phi_group != DEFAULT_PHI_GROUP and phi_group not in regex.groupindex:
-        raise ValueError(f"PHI pattern '{pid}' has no group named '{phi_group}'")
-    return CompiledPattern(
+    compiled = CompiledPattern(
         index=index,
-        id=pid,
+        id=pattern["id"],
         label=normalize_label(pattern["label"]),
-        regex=regex,
+        source=pattern["pattern"],
+        flags=_flag_value(pattern.get("flags") or ""),
         priority=int(pattern.get("priority") or 0),
         score=1.0 if pattern.get("score") is None else float(pattern["score"]),
         validator=pattern.get("validator") or None,
-        exclude_before=_compile(before, flags, pid) if before else None,
-        exclude_after=_compile(after, flags, pid) if after else None,
-        require_before=_compile(required, flags, pid) if required else None,
+        exclude_before_source=pattern.get("exclude_before") or None,
+        exclude_after_source=pattern.get("exclude_after") or None,
+        require_before_source=pattern.get("require_before") or None,
         window=int(pattern.get("context_window") or DEFAULT_WINDOW),
-        scout=make_scout(regex),
-        gate=make_gate(regex),
-        phi_group=phi_group,
+        phi_group=pattern.get("phi_group") or DEFAULT_PHI_GROUP,
     )
+    return compiled if lazy else compiled.check()
 
 
 def _phi_offsets(
@@ -237,6 +301,8 @@ def share_matches(patterns: Sequence[CompiledPattern]) -> List[List[CompiledPatt
     """
     groups: Dict[Tuple[str, int], List[CompiledPattern]] = {}
     for pattern in patterns:
-        key = (pattern.regex.pattern, pattern.regex.flags)
+        # The compiled flags add only the inline ones (the same for the same
+        # source) and re.UNICODE (the same for every pattern).
+        key = (pattern.source, pattern.flags)
         groups.setdefault(key, []).append(pattern)
     return list(groups.values())

@@ -29,11 +29,16 @@ Why a pattern that the prefilter rules out has no match:
 
 The Hyperscan database takes about 2 s to build for the English patterns,
 about what `re` spends on 500 notes. A saved pipeline carries it
-(phi_rules/prefilter.hs, `to_bytes`), with a digest of the prefilter regexes
-and the Hyperscan version it was built from: from the first text on, a
-background thread writes the prefilter regexes again (about 0.1 s) and uses
-the saved database only if the digests agree, so a stale or damaged file
-costs a build, never a match. Without a saved database, a prefilter starts
+(phi_rules/prefilter.hs, `to_bytes`), with two digests: `sources_key`, of
+what the prefilter regexes are written from (the patterns' sources and
+flags, the code that writes them, the Python, Unicode and Hyperscan
+versions), and `database_key`, of the prefilter regexes themselves and the
+Hyperscan version. Where the first agrees, the saved database is loaded
+(a few milliseconds) on the first text and rules patterns out from it on:
+the ruler then never compiles the patterns that none of its texts can match.
+Else, from the first text on, a background thread writes the prefilter
+regexes again (about 0.2 s) and uses the saved database only if the second
+digest agrees, so a stale or damaged file costs a build, never a match. Without a saved database, a prefilter starts
 building one once `BUILD_AFTER_CHARS` characters have gone through (about 25
 notes), in a background thread, since Hyperscan's compiler releases the GIL;
 until it is ready every pattern runs. So a few notes at the command line, or
@@ -46,12 +51,17 @@ own scratch space.
 import hashlib
 import os
 import re
+import sys
 import threading
+import unicodedata
 from functools import lru_cache
-from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
+from pathlib import Path
+from typing import Any, Dict, FrozenSet, List, NamedTuple, Optional, Sequence, Set
+from typing import Tuple
 
 import srsly
 
+from . import _sre
 from ._sre import ATOMIC, CATEGORY_ESCAPES, REPEATS, combine_flags, parse, sre
 from .patterns._common import FOLD_EXTRA
 
@@ -82,6 +92,14 @@ _SET_FLAGS = int(re.IGNORECASE | re.ASCII | re.DOTALL)
 # ("K" the Kelvin sign, "ſ", "İ", "ı": `patterns._common.FOLD_EXTRA`).
 _FOLDED = frozenset(ord(c) for c in "".join(FOLD_EXTRA) + "".join(FOLD_EXTRA).upper())
 _SAFE = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+
+
+class Source(NamedTuple):
+    """What the prefilter reads of a regex: its source and flags (a compiled
+    `re.Pattern` has both too)."""
+
+    pattern: str
+    flags: int
 
 
 class Untranslatable(Exception):
@@ -288,8 +306,9 @@ def scan_bytes(text: str) -> bytes:
 class Prefilter:
     """Which of a list of regexes may match a text, found in one scan."""
 
-    def __init__(self, regexes: Sequence["re.Pattern[str]"]) -> None:
-        """regexes (Sequence[re.Pattern[str]]): The regexes, by index."""
+    def __init__(self, regexes: Sequence[Any]) -> None:
+        """regexes (Sequence[Any]): The regexes (`Source`s or `re.Pattern`s),
+        by index."""
         self._regexes = list(regexes)
         self._reset()
 
@@ -301,6 +320,7 @@ class Prefilter:
         self._builder_pid: Optional[int] = None  # the process building it
         self._database: Any = None
         self._saved: Optional[Dict[str, Any]] = None  # see `use_saved`
+        self._key: Optional[str] = None  # the saved `database_key` used
         # Indices the database does not cover: they may always match.
         self._uncovered: FrozenSet[int] = frozenset(range(len(self._regexes)))
 
@@ -325,7 +345,8 @@ class Prefilter:
     def may_match(self, text: str) -> Optional[Set[int]]:
         """The indices of the regexes that may match the text; None where
         any may (no Hyperscan, not built yet, nothing covered, or the scan
-        failed). With a saved database (`use_saved`), or once
+        failed). A saved database (`use_saved`) whose `sources_key` agrees
+        is loaded now; with another saved database, or once
         `BUILD_AFTER_CHARS` characters have gone through unscanned, a
         background thread builds the database.
 
@@ -334,6 +355,8 @@ class Prefilter:
         """
         if hyperscan is None:
             return None
+        if not self._built and self._saved is not None and self._saved_agrees():
+            self.build()
         if not self._built:
             self._unscanned += len(text)
             if self._saved is not None or self._unscanned >= BUILD_AFTER_CHARS:
@@ -352,6 +375,12 @@ class Prefilter:
         except hyperscan.error:
             return None
         return hits | self._uncovered
+
+    def _saved_agrees(self) -> bool:
+        """Whether the saved database's `sources_key` is these regexes'."""
+        saved = self._saved or {}
+        key = sources_key(_sources(self._regexes))
+        return key is not None and saved.get("sources_key") == key
 
     def _scratch(self) -> Any:
         scratch = getattr(self._local, "scratch", None)
@@ -386,8 +415,10 @@ class Prefilter:
         with self._lock:
             if not self._built:
                 sources = _sources(self._regexes)
-                built = _from_saved(sources, self._saved) or _build(sources)
-                self._database, covered = built
+                built = _from_saved(sources, self._saved)
+                if built is not None and self._saved is not None:
+                    self._key = self._saved.get("key")
+                self._database, covered = built or _build(sources)
                 self._uncovered = frozenset(range(len(self._regexes))) - covered
                 self._saved = None
                 self._built = True
@@ -404,19 +435,23 @@ class Prefilter:
         sources = _sources(self._regexes)
         covered = sorted(set(range(len(self._regexes))) - self._uncovered)
         data = {
-            "key": database_key(sources),
+            "key": self._key or database_key(sources),
             "covered": covered,
             "database": hyperscan.dumpb(self._database),
         }
+        fast = sources_key(sources)
+        if fast is not None:
+            data["sources_key"] = fast
         return srsly.msgpack_dumps(data)
 
     def use_saved(self, data: bytes) -> None:
-        """Take a database saved by `to_bytes`, to build from in the
-        background from the first text on (writing the prefilter regexes to
-        check it takes about 0.1 s, which a pipeline loaded but not run never
-        pays): it is used only if it was built from the same prefilter
-        regexes by the same Hyperscan, else the database is compiled as
-        without it. Unreadable data is ignored.
+        """Take a database saved by `to_bytes`, to use from the first text
+        on: loaded then if its `sources_key` agrees, else checked in the
+        background (writing the prefilter regexes to check it takes about
+        0.2 s, which a pipeline loaded but not run never pays) and used only
+        if it was built from the same prefilter regexes by the same
+        Hyperscan, else the database is compiled as without it. Unreadable
+        data is ignored.
 
         data (bytes): From `to_bytes`.
         """
@@ -438,8 +473,43 @@ Sources = Tuple[Tuple[str, int], ...]
 Built = Tuple[Any, FrozenSet[int]]
 
 
-def _sources(regexes: Sequence["re.Pattern[str]"]) -> Sources:
+def _sources(regexes: Sequence[Any]) -> Sources:
     return tuple((regex.pattern, int(regex.flags)) for regex in regexes)
+
+
+def sources_key(sources: Sources) -> Optional[str]:
+    """What the prefilter regexes of a database are written from (a SHA-256
+    digest): the sources and flags with their indices, the code that writes
+    them (this module and `_sre.py`, `FOLD_EXTRA`), the Python minor version
+    (`re`'s parser), the Unicode and Hyperscan versions. Equal keys give
+    equal `database_key`s. None where the code cannot be read.
+
+    sources (Sources): The (pattern, flags) pairs, by index.
+    RETURNS (Optional[str]): The digest.
+    """
+    code = _code_digest()
+    if code is None or hyperscan is None:
+        return None
+    digest = hashlib.sha256(f"{code} hyperscan {hyperscan.__version__}".encode())
+    for index, (pattern, flags) in enumerate(sources):
+        text = pattern.encode("utf8", "surrogatepass")
+        digest.update(b"\0%d\0%d\0" % (index, flags) + text)
+    return digest.hexdigest()
+
+
+@lru_cache(maxsize=1)
+def _code_digest() -> Optional[str]:
+    """A digest of what, besides the sources, the prefilter regexes and the
+    database depend on; None where the code cannot be read."""
+    digest = hashlib.sha256()
+    try:
+        for module in (__file__, _sre.__file__):
+            digest.update(Path(module).read_bytes())
+    except (OSError, TypeError):
+        return None
+    versions = (sys.version_info[:2], unicodedata.unidata_version, FOLD_EXTRA)
+    digest.update(repr(versions).encode())
+    return digest.hexdigest()
 
 
 @lru_cache(maxsize=8)
@@ -464,11 +534,21 @@ def database_key(sources: Sources) -> str:
 
 def _from_saved(sources: Sources, saved: Optional[Dict[str, Any]]) -> Optional[Built]:
     """The saved database, if it was built from these sources' prefilter
-    regexes by this Hyperscan and loads; else None."""
-    if not saved or saved.get("key") != database_key(sources):
+    regexes by this Hyperscan (by `sources_key`, else by `database_key`)
+    and loads; else None."""
+    if not saved:
         return None
-    written = {index for index, _ in _written(sources)}
-    covered = frozenset(saved.get("covered", ()))
+    fast = sources_key(sources)
+    if fast is not None and saved.get("sources_key") == fast:
+        written = set(range(len(sources)))  # checked when it was saved
+    elif saved.get("key") == database_key(sources):
+        written = {index for index, _ in _written(sources)}
+    else:
+        return None
+    try:
+        covered = frozenset(saved.get("covered", ()))
+    except TypeError:
+        return None
     if not covered <= written:
         return None
     try:

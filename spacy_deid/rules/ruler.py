@@ -49,8 +49,9 @@ from ..labels import LABELS, NOT_PHI_KEY, normalize_label
 from . import matching
 from .matching import Candidate, CompiledPattern, PatternType, compile_pattern
 from .matching import share_matches, validate_pattern
+from .patterns import is_builtin
 from .patterns.negatives import NOT_PHI
-from .prefilter import Prefilter
+from .prefilter import Prefilter, Source
 
 install_extensions()
 
@@ -201,12 +202,16 @@ class PhiRuler(Pipe):
         return apply(label, self._label_map, text)
 
     def _compile_all(self) -> None:
-        """Compile default + user patterns, keeping only the emitted labels."""
+        """Compile default + user patterns, keeping only the emitted labels.
+        The built-in patterns (`patterns.is_builtin`) are compiled on first
+        use, so that a pipeline compiles only what its texts need (the
+        prefilter rules most patterns out of most texts); any other pattern
+        is compiled now, so that its errors are raised here."""
         compiled = []
         seen: Set[str] = set()
         keep = self.cfg["labels"]
         for i, pattern in enumerate(self._default_patterns + self._user_patterns):
-            rule = compile_pattern(pattern, i)
+            rule = compile_pattern(pattern, i, lazy=is_builtin(pattern))
             if rule.id in seen:
                 raise ValueError(f"Duplicate PHI pattern id '{rule.id}'")
             seen.add(rule.id)
@@ -214,11 +219,8 @@ class PhiRuler(Pipe):
                 compiled.append(rule)
         self._compiled = compiled
         self._sharing = share_matches(compiled)
-        self._prefilter = (
-            Prefilter([rules[0].regex for rules in self._sharing])
-            if self.cfg["prefilter"]
-            else None
-        )
+        sources = [Source(rules[0].source, rules[0].flags) for rules in self._sharing]
+        self._prefilter = Prefilter(sources) if self.cfg["prefilter"] else None
 
     def build_prefilter(self) -> None:
         """Build the prefilter's database now instead of in the background

@@ -18,6 +18,7 @@ from spacy_deid.rules.patterns import default_patterns
 from spacy_deid.rules.prefilter import (
     PLACEHOLDER,
     Prefilter,
+    Source,
     char_set,
     prefilter_regex,
     scan_bytes,
@@ -381,10 +382,41 @@ def _no_compiling(sources):
 
 
 @needs_hyperscan
-def test_a_saved_database_is_loaded_instead_of_compiled(monkeypatch):
-    regexes = [re.compile(r"\d{3}-\d{4}"), re.compile("(?i)mrn"), re.compile("abc")]
+def test_a_saved_database_of_the_same_sources_is_used_from_the_first_text(
+    monkeypatch,
+):
+    """Where its `sources_key` agrees, a saved database is loaded on the first
+    text, in this thread, and rules patterns out of that text already."""
+    regexes = [Source(r"\d{3}-\d{4}", 0), Source("mrn", re.I), Source("abc", 0)]
     built = Prefilter(regexes)
     data = built.to_bytes()
+    monkeypatch.setattr(prefilter_module, "_build", _no_compiling)
+    monkeypatch.setattr(prefilter_module, "database_key", _no_compiling)
+    loaded = Prefilter(regexes)
+    loaded.use_saved(data)
+    assert not loaded._built  # not while the pipeline loads
+    for text in ["555-1234", "MRN 5", "ab c", "xabcx 555-123"]:
+        assert loaded.may_match(text) == built.may_match(text)
+    assert loaded._builder_pid is None and loaded._saved is None
+    assert loaded.to_bytes() == data
+
+
+@needs_hyperscan
+@pytest.mark.parametrize("change", ["other code", "no sources key"])
+def test_a_saved_database_is_loaded_instead_of_compiled(monkeypatch, change):
+    """Where its `sources_key` differs (another Python, other code) or is
+    missing, a saved database is checked by its `database_key` in the
+    background from the first text on, and used."""
+    import srsly
+
+    regexes = [re.compile(r"\d{3}-\d{4}"), re.compile("(?i)mrn"), re.compile("abc")]
+    built = Prefilter(regexes)
+    saved = srsly.msgpack_loads(built.to_bytes())
+    if change == "other code":
+        saved["sources_key"] = "0" * 64
+    else:
+        del saved["sources_key"]
+    data = srsly.msgpack_dumps(saved)
     monkeypatch.setattr(prefilter_module, "_build", _no_compiling)
     loaded = Prefilter(regexes)
     loaded.use_saved(data)
@@ -514,3 +546,4 @@ def test_prefilter_setting_round_trips(tmp_path):
     )
     assert on.get_pipe("phi_rules")._prefilter is not None
     assert not on.get_pipe("phi_rules")._prefilter._built  # not while loading
+

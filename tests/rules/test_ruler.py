@@ -324,6 +324,32 @@ def test_invalid_patterns(nlp, bad):
     assert len(ruler) == n and ruler.user_patterns == []
 
 
+def test_every_builtin_pattern_compiles():
+    """The built-in patterns are compiled on first use (`patterns.is_builtin`),
+    so their errors would only show when a text needs them: check them here."""
+    from spacy_deid.rules.matching import compile_pattern
+    from spacy_deid.rules.patterns import FAMILIES, is_builtin
+
+    for family, patterns in FAMILIES.items():
+        for index, pattern in enumerate(patterns):
+            assert is_builtin(pattern), pattern["id"]
+            rule = compile_pattern(pattern, index)  # compiles now, or raises
+            assert rule.regex.pattern == pattern["pattern"], family
+            _ = (rule.scout, rule.gate)  # never raise
+
+
+def test_builtin_patterns_are_compiled_on_first_use_others_at_once():
+    ruler = PhiRuler(patterns=default_patterns(), prefilter=False)
+    assert not any(rule._lazy for rule in ruler._compiled)
+    changed = dict(default_patterns()[0], pattern="(")
+    with pytest.raises(ValueError, match="not a valid regex"):
+        PhiRuler(patterns=[changed])
+    ruler.add_patterns([USER_PATTERN])
+    assert [r.id for r in ruler._compiled if r._lazy] == [USER_PATTERN["id"]]
+    ruler(spacy.blank("en").make_doc(NOTE))
+    assert all("regex" in rules[0]._lazy for rules in ruler._sharing)
+
+
 def test_add_patterns_and_initialize(nlp):
     ruler = nlp.get_pipe("phi_rules")
     ruler.add_patterns([USER_PATTERN])

@@ -18,7 +18,9 @@ when asked for:
 """
 
 import copy
-from typing import Dict, Iterable, List, Optional, Tuple
+import json
+from functools import lru_cache
+from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Tuple
 
 from ...labels import LABELS, normalize_label
 from . import (
@@ -83,6 +85,32 @@ def family_patterns(family: str) -> List[dict]:
         known = ", ".join(FAMILIES)
         raise ValueError(f"Unknown PHI pattern family '{family}'. Known: {known}")
     return copy.deepcopy(FAMILIES[family])
+
+
+def is_builtin(pattern: Any) -> bool:
+    """Whether a pattern dict is one of the patterns of `FAMILIES`, unchanged:
+    the tests check that those compile, so a ruler may compile them on first
+    use (`matching.compile_pattern(lazy=True)`), while any other pattern is
+    compiled, and its errors raised, when it is added.
+
+    pattern (Any): A pattern dict.
+    RETURNS (bool): Whether it is a built-in pattern.
+    """
+    try:
+        return _canonical(pattern) in _builtin()
+    except (TypeError, ValueError):  # not JSON data: not a built-in pattern
+        return False
+
+
+def _canonical(pattern: Any) -> str:
+    return json.dumps(pattern, sort_keys=True)
+
+
+@lru_cache(maxsize=1)
+def _builtin() -> FrozenSet[str]:
+    return frozenset(
+        _canonical(pattern) for patterns in FAMILIES.values() for pattern in patterns
+    )
 
 
 def check_families(families: Iterable[str]) -> List[str]:
