@@ -4,7 +4,7 @@ Compact tables derived from public data (US Census surnames, SSA given names,
 GeoNames places, wordfreq's English frequencies, FDA UNII drug names; see
 `data/SOURCES.md` and docs/knowledge.md for their origin and licences), built by
 `scripts/build_knowledge.py` and read with the standard library only, lazily,
-once per process. Case- and accent-folded: `lookup("Kraków") == lookup("krakow")`.
+once per process. Case- and accent-folded: `lookup("Zürich") == lookup("zurich")`.
 This layer sits above `labels/` and below `text/`: it imports neither.
 """
 

@@ -1,6 +1,6 @@
 """Case and accent folding: the one key every knowledge table is written and read with.
 
-"Kraków", "KRAKOW" and "krakow" fold to the same key, so a lookup finds a city
+"Zürich", "ZURICH" and "zurich" fold to the same key, so a lookup finds a city
 whatever the note's casing or the source's spelling. The build script keys the
 tables with these functions too: change them and the tables must be rebuilt.
 """
@@ -19,8 +19,8 @@ _LETTERS = str.maketrans({
 def fold(text: str) -> str:
     """Fold a string for lookups: case-folded, accents removed, spaces collapsed.
 
-    text (str): A token or a phrase ("Kraków", "New  Zealand").
-    RETURNS (str): The key ("krakow", "new zealand").
+    text (str): A token or a phrase ("Zürich", "New  Zealand").
+    RETURNS (str): The key ("zurich", "new zealand").
     """
     text = text.casefold().translate(_LETTERS)
     if not text.isascii():

@@ -80,7 +80,7 @@ class Knowledge(NamedTuple):
         """RETURNS (bool): Whether it is an ordinary English word: used at least
         once in a million words, at least 10 times as often as its use as a
         name or place explains, and not a country's or state's name. "reading",
-        "may" and "fall" are; "smith", "foley", "accra" and "texas" are not."""
+        "may" and "fall" are; "smith", "barrett", "accra" and "texas" are not."""
         zipf = self.word_zipf
         if zipf < COMMON_WORD_ZIPF or self.is_country or self.is_state:
             return False
@@ -114,7 +114,7 @@ def lookup(text: str) -> Knowledge:
 
     The tables are read on first use (about a second), then cached per process.
 
-    text (str): A token ("Kraków") or phrase ("New Zealand").
+    text (str): A token ("Zürich") or phrase ("New Zealand").
     RETURNS (Knowledge): The counts and flags; all zero when it is unknown.
     """
     key = fold(text)

@@ -23,8 +23,8 @@ build_knowledge = importlib.util.module_from_spec(SPEC)
 SPEC.loader.exec_module(build_knowledge)
 
 CITIES = {
-    "1": {"name": "Kraków", "population": 766683, "countrycode": "PL"},
-    "2": {"name": "Krakow", "population": 900, "countrycode": "US"},
+    "1": {"name": "Zürich", "population": 415367, "countrycode": "CH"},
+    "2": {"name": "Zurich", "population": 900, "countrycode": "US"},
     "3": {"name": "Tiny", "population": 600, "countrycode": "US"},
     "4": {"name": "Tiny", "population": 600, "countrycode": "FR"},
     "5": {"name": "Smallville", "population": 400, "countrycode": "US"},
@@ -41,7 +41,7 @@ SSA = {"sex": ["F", "F", "M", "M"], "name": ["June", "June", "June", "Bo"],
        "n": [100, 50, 7, 3]}  # fmt: skip
 CENSUS_FIRST = {"name": ["JUNE", "XIMENA"], "count": [900, 200], "pctfemale": [99.0, 90.0]}
 WORD_BUCKETS = [["the"], [], ["café", "cafe"], ["x-ray", "don't", "123"]] + [[]] * 296 + [
-    ["reading"], [], ["oduya"]
+    ["reading"], [], ["ikwuemesi"]
 ]
 UNII = (
     "Name\tTYPE\tUNII\tDisplay Name\n"
@@ -56,7 +56,7 @@ UNII = (
 
 def test_place_rows_keep_the_largest_place_above_the_thresholds():
     places = build_knowledge.place_rows(CITIES.values(), world_min=5000, us_min=500)
-    assert places == {"krakow": (766683, "PL"), "tiny": (600, "US")}
+    assert places == {"zurich": (415367, "CH"), "tiny": (600, "US")}
 
 
 def test_region_rows():
@@ -80,7 +80,7 @@ def test_word_rows_fold_merge_and_cut():
     assert words["the"] == 900
     assert words["cafe"] == 928  # café + cafe at 8.98: twice as frequent, +0.30
     assert words["x-ray"] == 897 and words["don't"] == 897
-    assert "123" not in words and "reading" in words and "oduya" not in words
+    assert "123" not in words and "reading" in words and "ikwuemesi" not in words
     assert words["reading"] == 600
 
 
@@ -156,7 +156,7 @@ def test_build_twice_gives_the_same_bytes(tmp_path):
     for name in names:
         assert (first / name).read_bytes() == (second / name).read_bytes(), name
     assert read_table("surnames", first) == {"smith": 2442977, "obrien": 150000}
-    assert read_table("places", first)["krakow"] == (766683, "PL")
+    assert read_table("places", first)["zurich"] == (415367, "CH")
     assert ("state", "TX") in read_table("regions", first)["texas"]
     assert table_path("words", first).stat().st_size > 0
 

@@ -22,7 +22,7 @@ from ..conftest import ROOT
 
 
 def test_fold_case_accents_and_spaces():
-    assert fold("Kraków") == fold("KRAKOW") == "krakow"
+    assert fold("Zürich") == fold("ZURICH") == "zurich"
     assert fold("Łódź") == "lodz"
     assert fold("  São   Paulo ") == "sao paulo"
     assert name_key("O\u2019Brien") == "obrien"
@@ -46,8 +46,8 @@ def test_package_data_ships_the_tables():
 
 def test_places():
     assert lookup("Tokyo").place_population > 1_000_000
-    assert lookup("Kraków") == lookup("krakow")
-    assert lookup("krakow").place_country == "PL"
+    assert lookup("Zürich") == lookup("zurich")
+    assert lookup("zurich").place_country == "CH"
     assert lookup("Yakima").place_country == "US"
     assert lookup("Texas").is_state and lookup("Calif.").is_state
     assert lookup("TX").is_state_code and not lookup("TX").is_state
@@ -68,7 +68,7 @@ def test_names_and_words():
     assert lookup("June").given_count > 10_000 and lookup("June").given_female
     assert lookup("may").is_common_word and lookup("fall").is_common_word
     assert not lookup("Accra").is_common_word  # a capital, not a word
-    assert lookup("Okafor").surname_count > 0
+    assert lookup("Nakamura").surname_count > 0
 
 
 def test_drugs():

@@ -37,10 +37,10 @@ def test_not_phi_kept_with_label_filter(nlp_rules):
 @pytest.mark.parametrize(
     "text,date,time",
     [
-        ("Logged 2071-08-19T06:41:33+05:30 by the pump.", "2071-08-19", "T06:41:33+05:30"),
-        ("Logged 2071-08-19T06:41:33Z by the pump.", "2071-08-19", "T06:41:33Z"),
-        ("Logged 2071-08-19T06:41 by the pump.", "2071-08-19", "T06:41"),
-        ("Logged 2071-08-19 06:41:33-0800 by the pump.", "2071-08-19", "06:41:33-0800"),
+        ("Logged 2066-08-19T06:41:33+05:30 by the pump.", "2066-08-19", "T06:41:33+05:30"),
+        ("Logged 2066-08-19T06:41:33Z by the pump.", "2066-08-19", "T06:41:33Z"),
+        ("Logged 2066-08-19T06:41 by the pump.", "2066-08-19", "T06:41"),
+        ("Logged 2066-08-19 06:41:33-0800 by the pump.", "2066-08-19", "06:41:33-0800"),
     ],
 )
 def test_iso_time_is_not_phi(nlp_rules, text, date, time):
@@ -53,5 +53,5 @@ def test_iso_time_is_not_phi(nlp_rules, text, date, time):
 
 def test_iso_time_keeps_model_spans_out(nlp_en):
     """phi_ner drops what it finds inside the time of an ISO date-time."""
-    doc = nlp_en("Event at 2071-08-19T06:41:33+05:30 recorded.")
-    assert [(e.text, e.label_) for e in doc.ents] == [("2071-08-19", "DATE")]
+    doc = nlp_en("Event at 2066-08-19T06:41:33+05:30 recorded.")
+    assert [(e.text, e.label_) for e in doc.ents] == [("2066-08-19", "DATE")]

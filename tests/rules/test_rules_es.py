@@ -702,7 +702,7 @@ NARRATIVE = [
         "La paciente acude con su hijo Pedro; la atiende la Dra. Ana Fernández.",
         ["Pedro", "Ana Fernández"],
     ),
-    ("Su hermana Marisol la acompaña a la consulta.", ["Marisol"]),
+    ("Su hermana Remedios la acompaña a la consulta.", ["Remedios"]),
     ("Según su esposo, Ramiro Quintana Gil, no ha tomado la medicación.", ["Ramiro Quintana Gil"]),
     ("La revisa el Dr. Íñigo Salcedo por la tarde.", ["Íñigo Salcedo"]),
 ]

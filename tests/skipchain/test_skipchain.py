@@ -52,8 +52,8 @@ def test_consistent_repeats_are_left_alone():
 
 def test_common_word_does_not_spread():
     nlp = make_nlp(scope="doc")
-    text = "Hope Quillon was seen. There is hope for recovery. Hope is good."
-    doc = nlp(annotate(nlp, text, [("Hope", "PATIENT")]))
+    text = "Faith Quillon was seen. There is faith in recovery. Faith is good."
+    doc = nlp(annotate(nlp, text, [("Faith", "PATIENT")]))
     assert added(doc) == []
 
 
