@@ -18,6 +18,7 @@ from spacy import util
 from spacy.util import SimpleFrozenList, ensure_path
 
 T = TypeVar("T", bound="CfgSerializable")
+M = TypeVar("M", bound="CfgModelSerializable")
 
 
 def load_overrides(path: Union[str, Path], current: Dict[str, Any]) -> Set[str]:
@@ -123,4 +124,80 @@ class CfgSerializable:
                 self._load_cfg(without(srsly.read_json(p), overrides))
 
         util.from_disk(ensure_path(path), {"cfg": load}, exclude)
+        return self
+
+
+class CfgModelSerializable:
+    """Mixin: to/from bytes and disk of `self.cfg` (JSON, "cfg") and a model
+    as msgpack data ("model"). Subclasses define `_model_data()` (the model as
+    msgpack-able data) and `_restore(loaded)`, which gets everything read
+    ({"cfg": ..., "model": ...}, what was not excluded) before anything
+    changes, so that invalid data can leave the component as it was."""
+
+    def _model_data(self) -> Dict[str, Any]:  # pragma: no cover
+        raise NotImplementedError
+
+    def _restore(self, loaded: Dict[str, Any]) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def to_bytes(self, *, exclude: Iterable[str] = SimpleFrozenList()) -> bytes:
+        """Serialize the settings and the model.
+
+        exclude (Iterable[str]): Fields to leave out.
+        RETURNS (bytes): The serialized component.
+        """
+        serializers = {
+            "cfg": lambda: srsly.json_dumps(self.cfg),
+            "model": lambda: srsly.msgpack_dumps(self._model_data()),
+        }
+        return util.to_bytes(serializers, exclude)
+
+    def from_bytes(
+        self: M, bytes_data: bytes, *, exclude: Iterable[str] = SimpleFrozenList()
+    ) -> M:
+        """Load the component from bytes written by `to_bytes`.
+
+        bytes_data (bytes): The data.
+        exclude (Iterable[str]): Fields to leave out.
+        RETURNS: The component.
+        """
+        loaded: Dict[str, Any] = {}
+        deserializers = {
+            "cfg": lambda b: loaded.update(cfg=srsly.json_loads(b)),
+            "model": lambda b: loaded.update(model=srsly.msgpack_loads(b)),
+        }
+        util.from_bytes(bytes_data, deserializers, exclude)
+        self._restore(loaded)
+        return self
+
+    def to_disk(
+        self, path: Union[str, Path], *, exclude: Iterable[str] = SimpleFrozenList()
+    ) -> None:
+        """Save the settings ("cfg") and the model ("model") to a directory.
+
+        path (Union[str, Path]): A directory.
+        exclude (Iterable[str]): Fields to leave out.
+        """
+        serializers = {
+            "cfg": lambda p: srsly.write_json(p, self.cfg),
+            "model": lambda p: srsly.write_msgpack(p, self._model_data()),
+        }
+        util.to_disk(ensure_path(path), serializers, exclude)
+
+    def from_disk(
+        self: M, path: Union[str, Path], *, exclude: Iterable[str] = SimpleFrozenList()
+    ) -> M:
+        """Load the component from a directory written by `to_disk`.
+
+        path (Union[str, Path]): A directory.
+        exclude (Iterable[str]): Fields to leave out.
+        RETURNS: The component.
+        """
+        loaded: Dict[str, Any] = {}
+        deserializers = {
+            "cfg": lambda p: loaded.update(cfg=srsly.read_json(p)),
+            "model": lambda p: loaded.update(model=srsly.read_msgpack(p)),
+        }
+        util.from_disk(ensure_path(path), deserializers, exclude)
+        self._restore(loaded)
         return self

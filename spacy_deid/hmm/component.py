@@ -23,22 +23,18 @@ out).
 import logging
 import math
 import time
-from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Set
-from typing import Union
 
 import numpy as np
-import srsly
-from spacy import util
 from spacy.language import Language
 from spacy.pipeline import Pipe
 from spacy.tokens import Doc
 from spacy.training import Example, validate_examples, validate_get_examples
-from spacy.util import SimpleFrozenList
 from spacy.vocab import Vocab
 
 from ..core.extensions import ENTS, ENT_IOB, ENT_TYPE, SCORES, SENTS, SOURCE_ATTR
 from ..core.extensions import SPAN_GROUPS, install_extensions
+from ..core.cfg_io import CfgModelSerializable
 from ..core.scorers import PHI_SCORE_WEIGHTS, score_phi
 from ..tagging.crf import CRFParams, biluo_tag_names, legal_transitions
 from ..tagging.spans import check_thresholds
@@ -115,7 +111,7 @@ def make_phi_hmm(
     )
 
 
-class PhiHMM(BiluoTagger, Pipe):
+class PhiHMM(CfgModelSerializable, BiluoTagger, Pipe):
     """An HMM-DP tagger for PHI with BILUO-constrained decoding: the shared
     BILUO tagger (`tagging.tagger`) with the log-probabilities of the
     approximating tag HMM as emission and transition scores.
@@ -284,69 +280,6 @@ class PhiHMM(BiluoTagger, Pipe):
     def crf_params(self) -> CRFParams:
         """RETURNS (CRFParams): log p^(s' | s), start and end, constrained."""
         return self._require_model().params()
-
-    def to_bytes(self, *, exclude: Iterable[str] = SimpleFrozenList()) -> bytes:
-        """Serialize the cfg and the model.
-
-        exclude (Iterable[str]): Serialization fields to leave out.
-        RETURNS (bytes): The serialized component.
-        """
-        serializers = {
-            "cfg": lambda: srsly.json_dumps(self.cfg),
-            "model": lambda: srsly.msgpack_dumps(self._model_data()),
-        }
-        return util.to_bytes(serializers, exclude)
-
-    def from_bytes(
-        self, bytes_data: bytes, *, exclude: Iterable[str] = SimpleFrozenList()
-    ) -> "PhiHMM":
-        """Load the component from bytes (the model settings from the stored
-        cfg, see `MODEL_KEYS`). Nothing changes if the data is invalid.
-
-        bytes_data (bytes): Data from `to_bytes`.
-        exclude (Iterable[str]): Serialization fields to leave out.
-        RETURNS (PhiHMM): The component.
-        """
-        loaded: Dict[str, Any] = {}
-        deserializers = {
-            "cfg": lambda b: loaded.update(cfg=srsly.json_loads(b)),
-            "model": lambda b: loaded.update(model=srsly.msgpack_loads(b)),
-        }
-        util.from_bytes(bytes_data, deserializers, exclude)
-        self._restore(loaded)
-        return self
-
-    def to_disk(
-        self, path: Union[str, Path], *, exclude: Iterable[str] = SimpleFrozenList()
-    ) -> None:
-        """Save the cfg and the model ("model", msgpack) to a directory.
-
-        path (Union[str, Path]): The directory.
-        exclude (Iterable[str]): Serialization fields to leave out.
-        """
-        serializers = {
-            "cfg": lambda p: srsly.write_json(p, self.cfg),
-            "model": lambda p: srsly.write_msgpack(p, self._model_data()),
-        }
-        util.to_disk(util.ensure_path(path), serializers, exclude)
-
-    def from_disk(
-        self, path: Union[str, Path], *, exclude: Iterable[str] = SimpleFrozenList()
-    ) -> "PhiHMM":
-        """Load the component from a directory written by `to_disk`.
-
-        path (Union[str, Path]): The directory.
-        exclude (Iterable[str]): Serialization fields to leave out.
-        RETURNS (PhiHMM): The component.
-        """
-        loaded: Dict[str, Any] = {}
-        deserializers = {
-            "cfg": lambda p: loaded.update(cfg=srsly.read_json(p)),
-            "model": lambda p: loaded.update(model=srsly.read_msgpack(p)),
-        }
-        util.from_disk(util.ensure_path(path), deserializers, exclude)
-        self._restore(loaded)
-        return self
 
     def _model_data(self) -> Dict[str, Any]:
         """The model as msgpack-able data (empty if untrained)."""

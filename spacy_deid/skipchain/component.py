@@ -30,23 +30,20 @@ and fits the node weights and the agreement weight by pseudo-likelihood.
 node prefers the detector's label, the clique prefers agreement.
 """
 
-from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional
-from typing import Sequence, Tuple, Union
+from typing import Sequence, Tuple
 
-import srsly
-from spacy import util
 from spacy.language import Language
 from spacy.pipeline import Pipe
 from spacy.tokens import Doc, Span
 from spacy.training import Example, validate_get_examples
-from spacy.util import SimpleFrozenList
 
 from ..consistency.guard import ConsistencyGuard, fold
 from ..consistency.words import common_words
 from ..core.extensions import ENTS, ENT_IOB, ENT_TYPE, PATIENT, SCORES
 from ..core.extensions import SOURCE_ATTR, SPAN_GROUPS, get_patient
 from ..core.extensions import install_extensions
+from ..core.cfg_io import CfgModelSerializable
 from ..core.scorers import score_phi
 from ..labels import NOT_PHI_KEY
 from ..tagging.ents import first_free, token_mask, write_ents
@@ -159,7 +156,7 @@ class ScopeDoc:
         return O if ent is None else ent.label_
 
 
-class PhiSkipChain(Pipe):
+class PhiSkipChain(CfgModelSerializable, Pipe):
     """Re-decide the labels of repeated PHI words jointly (see the module
     docstring)."""
 
@@ -373,63 +370,16 @@ class PhiSkipChain(Pipe):
         """
         return {} if losses is None else losses
 
-    def to_bytes(self, *, exclude: Iterable[str] = SimpleFrozenList()) -> bytes:
-        """Serialize the cfg and the model.
+    def _model_data(self) -> Dict[str, Any]:
+        """The model as msgpack-able data."""
+        return self.model.to_dict()
 
-        exclude (Iterable[str]): Fields to leave out.
-        RETURNS (bytes): The serialized component.
-        """
-        serializers = {
-            "cfg": lambda: srsly.json_dumps(self.cfg),
-            "model": lambda: srsly.msgpack_dumps(self.model.to_dict()),
-        }
-        return util.to_bytes(serializers, exclude)
-
-    def from_bytes(
-        self, bytes_data: bytes, *, exclude: Iterable[str] = SimpleFrozenList()
-    ) -> "PhiSkipChain":
-        """Load the component from `to_bytes` data.
-
-        bytes_data (bytes): The data.
-        exclude (Iterable[str]): Fields to leave out.
-        RETURNS (PhiSkipChain): The component.
-        """
-        deserializers = {
-            "cfg": lambda b: self._load_cfg(srsly.json_loads(b)),
-            "model": lambda b: self._load_model(srsly.msgpack_loads(b)),
-        }
-        util.from_bytes(bytes_data, deserializers, exclude)
-        return self
-
-    def to_disk(
-        self, path: Union[str, Path], *, exclude: Iterable[str] = SimpleFrozenList()
-    ) -> None:
-        """Save the cfg ("cfg", JSON) and the model ("model", msgpack).
-
-        path (Union[str, Path]): A directory.
-        exclude (Iterable[str]): Fields to leave out.
-        """
-        serializers = {
-            "cfg": lambda p: srsly.write_json(p, self.cfg),
-            "model": lambda p: srsly.write_msgpack(p, self.model.to_dict()),
-        }
-        util.to_disk(util.ensure_path(path), serializers, exclude)
-
-    def from_disk(
-        self, path: Union[str, Path], *, exclude: Iterable[str] = SimpleFrozenList()
-    ) -> "PhiSkipChain":
-        """Load the component from a directory written by `to_disk`.
-
-        path (Union[str, Path]): The directory.
-        exclude (Iterable[str]): Fields to leave out.
-        RETURNS (PhiSkipChain): The component.
-        """
-        deserializers = {
-            "cfg": lambda p: self._load_cfg(srsly.read_json(p)),
-            "model": lambda p: self._load_model(srsly.read_msgpack(p)),
-        }
-        util.from_disk(util.ensure_path(path), deserializers, exclude)
-        return self
+    def _restore(self, loaded: Dict[str, Any]) -> None:
+        """Apply the loaded settings, then the loaded model."""
+        if "cfg" in loaded:
+            self._load_cfg(loaded["cfg"])
+        if "model" in loaded:
+            self._load_model(loaded["model"])
 
     def _load_cfg(self, cfg: Dict[str, Any]) -> None:
         self.cfg.update(cfg)
