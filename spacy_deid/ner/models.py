@@ -4,6 +4,7 @@
     spacy_deid.CharBiLSTMEmbed.v1  per-token character BiLSTM, max-pooled
     spacy_deid.CharCNNEmbed.v1     per-token character CNN, max-pooled
     spacy_deid.TokenFeatures.v1    hashed NORM/PREFIX/SUFFIX/SHAPE (+ vectors)
+    spacy_deid.TokenFeatures.v2    v1 + knowledge rows (name, place, word frequency)
     spacy_deid.EmptyDocWidth.v1    a features layer whose empty docs keep its width
 
 Also registered through the `spacy_architectures` entry point, so configs work
@@ -25,6 +26,7 @@ from ._char_encoder import char_encoder
 from ._crf_layer import linear_chain_crf
 from ._distinct_rows import predict_distinct_rows
 from ._empty_width import with_empty_width
+from ._knowledge import knowledge_features
 from ._skip_empty import skip_empty
 from ..tagging.packing import with_packed
 
@@ -87,6 +89,29 @@ def build_token_features(
     rows = [5000] + [2500] * (len(attrs) - 1) if rows is None else rows
     model = MultiHashEmbed(width, attrs, rows, include_static_vectors)
     return model if include_static_vectors else predict_distinct_rows(model)
+
+
+@registry.architectures("spacy_deid.TokenFeatures.v2")
+def build_token_features_v2(
+    width: int = 100,
+    attrs: Optional[List[Union[str, int]]] = None,
+    rows: Optional[List[int]] = None,
+    include_static_vectors: bool = False,
+    knowledge: bool = True,
+) -> DocsToArrays:
+    """`TokenFeatures.v1` beside each token's knowledge row (`_knowledge.py`):
+    frequency buckets of its use as a surname, a given name, a place and an
+    ordinary word, and whether it names a country, a state or a drug. The
+    tables know rare names and small towns that no training note has.
+
+    width (int): Output width of the hashed part (the knowledge row adds
+        `_knowledge.WIDTH` columns).
+    attrs, rows, include_static_vectors: As for `TokenFeatures.v1`.
+    knowledge (bool): Add the knowledge rows (False gives v1).
+    RETURNS (Model[List[Doc], List[Floats2d]]): One row per token.
+    """
+    hashed = build_token_features(width, attrs, rows, include_static_vectors)
+    return concatenate(hashed, knowledge_features()) if knowledge else hashed
 
 
 @registry.architectures("spacy_deid.EmptyDocWidth.v1")
