@@ -48,7 +48,7 @@ KINDS: Dict[str, KindSpec] = {
         KindSpec("signout", signout.build, 0.8, informal=True),
         KindSpec("family_meeting", family_meeting.build, 0.8),
         KindSpec("portal_message", portal.build, 0.8, informal=True),
-        KindSpec("chart_access", chart_access.build, 0.4),
+        KindSpec("chart_access", chart_access.build, 0.5),
         KindSpec("outside_record", outside.build, 1.0),
         KindSpec("field_record", field.build, 0.8),
     )

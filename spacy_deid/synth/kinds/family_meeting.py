@@ -74,8 +74,7 @@ DISC = group(
         "<Plan|We agreed>: {trap}; <DNR/DNI|comfort-focused care|time-limited trial>.",
         "{famname} <is|will be> <HCP|proxy>; {famname} <lives|is driving up> "
         "from {city:any}.",
-        "<Grandson|Nephew> {wname}, <a|an> {occ}, <helps|asked about> "
-        "<hospice|home care>.",
+        "<Grandson|Nephew> {wname} ({occ}) <helps|asked about> <hospice|home care>.",
     ),
     fam(
         "family_meeting.disc.dev",

@@ -65,7 +65,7 @@ BODY = group(
     ),
     fam(
         "portal_message.body.test",
-        "<Dear|Hi> <Dr.|doc> {sur} - <mom|dad> ({famname}) <fell|had a fall> "
+        "<Dear|Hi> <Dr.|doc> {sur} - my {relrole} ({famname}) <fell|had a fall> "
         "{dayabbr}. {trap}?{n}<Best|Regards>, {wname}",
         test=True,
     ),

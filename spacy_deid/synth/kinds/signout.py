@@ -32,27 +32,25 @@ HDR = group(
 BEDS = group(
     fam(
         "signout.bed.line",
-        "<Rm|Bed|rm> {room} {pt:last}, {age_sex} - {cc}. <TODO|to do>: "
+        "<Rm|Bed|rm> {room} {bedpt} - {cc}. <TODO|to do>: "
         "f/u <K|Mg|lactate|cx> <in am|at 2200>[, {trap}].",
-        "{room}  {pt:lf}  {age}{mf}  <full code|DNR/DNI>  <f/u w|d/w> "
-        "{sur} re: <K|INR|dispo>",
+        "{room}  {bedpt}  <full code|DNR/DNI>  <f/u w|d/w> {sur} re: <K|INR|dispo>",
     ),
     fam(
         "signout.bed.ifthen",
-        "{room} - {pt:last}: if <SBP \\<90|febrile|CP> -\\> <bolus|cx + call|EKG>, "
+        "{room} - {bedpt}: if <SBP \\<90|febrile|CP> -\\> <bolus|cx + call|EKG>, "
         "<call|page> {sur}[ ({pager})].",
-        "<{pt:last}|{pt:lf}> ({room}): {trap}; <fam|{relrole}> {famname} <aware|"
-        "to call back>.",
+        "{bedpt} ({room}): {trap}; <fam|{relrole}> {famname} <aware|to call back>.",
     ),
     fam(
         "signout.bed.dev",
-        "{room}/{pt:last}/{age}{mf} - <watch|follow> {labs}; <per|d/w> {sur:lower}"
+        "{room}/{bedpt} - <watch|follow> {labs}; <per|d/w> {sur:lower}"
         " <ok to|may> <diurese|feed>.",
         dev=True,
     ),
     fam(
         "signout.bed.test",
-        "[{room}] <{pt:last}|{pt:lf}>, {age}<yo|y>: <covering for|x-cover> {sur} "
+        "[{room}] {bedpt}: <covering for|x-cover> {sur} "
         "- {trap}; <f/u|fu> w {sur} re: <K|Hct|CT read>.",
         test=True,
     ),

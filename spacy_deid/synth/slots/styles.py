@@ -276,3 +276,14 @@ DAY_WORDS = ("Thurs", "thurs", "thrus", "Tues", "tues", "Weds", "weds", "Sat",
 def s_dayabbr(ctx: NoteContext, arg: str) -> None:
     """An abbreviated or misspelt day name (a DATE span)."""
     ctx.phi(ctx.choice(DAY_WORDS), "DATE")
+
+
+@slot("bedpt")
+def s_bedpt(ctx: NoteContext, arg: str) -> None:
+    """Another patient on a list (sign-out beds): `Smith` or `Smith, Ann`,
+    then the age and sex."""
+    p = ctx.v.person()
+    ctx.phi(ctx.v.name(p, ctx.choice(("last", "last", "lf", "last_init"))), "PATIENT")
+    ctx.add(ctx.choice((", ", " ", " - ")))
+    ctx.phi(str(ctx.rng.randint(19, 97)), "AGE")
+    ctx.add(ctx.choice(("M", "F", " yo M", " yo F", "y M", "y F")))
