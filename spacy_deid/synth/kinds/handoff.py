@@ -8,7 +8,7 @@ KIND = "nursing_handoff"
 HDR = group(
     fam(
         "nursing_handoff.hdr.plain",
-        "<nsg note|rn note|nursing|shift note> <0700|1900|7p|7a>[ {date:note}]",
+        "<nsg note|rn note|nursing|shift note> <0700|7p-7a|7p|7a|nights>[ {date:note}]",
         "<rm|bed|rm.> {room}[ - {dept}]",
     ),
     fam(
