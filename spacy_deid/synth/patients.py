@@ -206,10 +206,10 @@ def make_profile(
         cell=values.phone(ext=0.0),
         email=values.email(person),
         employer=values.organization("employer"),
-        profession=values.pick("professions.txt"),
+        profession=values.profession(),
         school="",
         hometown=(hometown[0], hometown[1]),
-        country=values.pick("countries.txt"),
+        country=values.country() if r.random() < 0.5 else values.pick("countries.txt"),
         hospital=values.hospital(),
         clinic=values.hospital(),
         dept=values.pick("departments.txt"),
@@ -278,7 +278,7 @@ def add_relative(
             role,
             values.person(rsex, last=last),
             values.phone(ext=0.0),
-            values.pick("professions.txt") if rage >= 18 else "",
+            values.profession() if rage >= 18 else "",
             rage,
         )
         rel.school = _school(values, rage)

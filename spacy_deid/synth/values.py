@@ -9,8 +9,9 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 from faker import Faker
 
-from . import data
+from . import data, orgs, world
 from .dates import render_date, render_partial
+from ..surrogates.readable import natural_job
 from .noise import typo
 from .pools import draw, in_pool, name_in_pool, pooled, vary
 from .tables import (
@@ -83,6 +84,10 @@ NAME_STYLES = (
     "initials", "nick", "lower", "upper", "lf_caps", "lf_mi", "last_init",
     "full_suffix",
 )  # fmt: skip
+# Share of names, cities and professions drawn from the knowledge tables
+# (`world.py`) rather than Faker and the curated lists: real distributions,
+# rare values included.
+KNOWLEDGE_SHARE = 0.4
 # Surnames that are also ordinary words or places.
 WORD_SURNAMES = (
     "Reading", "Warren", "Lincoln", "Chase", "Bishop", "Parker", "Hunter", "May",
@@ -118,8 +123,36 @@ class Values:
         return self.rng.choice(pooled(data.lines(name), self.split))
 
     def city(self) -> Tuple[str, str, str]:
-        """A (city, state abbreviation, ZIP prefix) triple from the pool."""
-        return self.rng.choice(self._cities)
+        """A (city, state abbreviation, ZIP prefix) triple from the pool: a
+        curated city, or a small town with a state and ZIP prefix of its own."""
+        r = self.rng
+        if r.random() < KNOWLEDGE_SHARE:
+            _, state, _ = r.choice(data.cities())
+            return world.us_town(r, self.split), state, shape("###", r)
+        return r.choice(self._cities)
+
+    def us_town(self) -> Tuple[str, str]:
+        """A US town of fewer than 60,000 people and a state abbreviation."""
+        _, state, _ = self.rng.choice(data.cities())
+        return world.us_town(self.rng, self.split), state
+
+    def world_city(self) -> Tuple[str, str]:
+        """A city outside the US and its country's name ("" when that name is
+        in another split's pool)."""
+        return world.world_city(self.rng, self.split)
+
+    def country(self) -> str:
+        """A country's name or common alias, from the split's pool."""
+        return world.country(self.rng, self.split)
+
+    def profession(self) -> str:
+        """A profession: curated, or one of Faker's job titles in natural
+        word order ("public librarian")."""
+        r = self.rng
+        if r.random() < KNOWLEDGE_SHARE:
+            job = draw(lambda: natural_job(self.fakers["en_US"].job()), self.split)
+            return job if r.random() < 0.5 else job[0].lower() + job[1:]
+        return self.pick("professions.txt")
 
     def _pooled_name(self, make: Callable[[], str], curated: str) -> str:
         """A name word from Faker, in the pool; else from a curated list."""
@@ -142,7 +175,9 @@ class Values:
         first = self._pooled_name(
             fk.first_name_male if male else fk.first_name_female, "extra_names.txt"
         )
-        if r.random() < 0.05:
+        if r.random() < KNOWLEDGE_SHARE:
+            first = world.given_name(r, self.split, sex)
+        elif r.random() < 0.05:
             first = r.choice(pooled(data.lines("extra_names.txt"), self.split, True))
         middle = ""
         if r.random() < 0.6:
@@ -152,6 +187,8 @@ class Values:
             )
         if last is None:
             last = self._pooled_name(fk.last_name, "surnames_extra.txt")
+            if r.random() < KNOWLEDGE_SHARE:
+                last = world.surname(r, self.split)
             word_names = pooled(WORD_SURNAMES, self.split, names=True)
             if r.random() < 0.03:
                 last = r.choice(word_names) if word_names else last
@@ -433,13 +470,19 @@ class Values:
         return self._facility_addr[h.name]
 
     def organization(self, kind: str = "employer") -> str:
-        """An organisation of a kind (`employer`, `school`, `young_school`,
-        `team`, `church`, `charity`, `group`): curated, or Faker-made employers
-        (also where the split's pool of a kind's curated names is empty)."""
+        """An organisation of a kind: curated (`employer`, `school`,
+        `young_school`, `team`, `church`, `charity`, `group`), composed
+        (`orgs.PATTERNS`: also `court`, `insurer`, `pharmacy`, `agency`,
+        `daycare`, `transport`, `registry`), or Faker-made employers."""
         r = self.rng
-        orgs = pooled(data.load_json("organizations.json")[kind], self.split)
-        if orgs and (kind != "employer" or r.random() < 0.6):
-            return r.choice(orgs)
+        curated = pooled(
+            data.load_json("organizations.json").get(kind, ()), self.split
+        )
+        composed = kind in orgs.PATTERNS
+        if composed and (not curated or r.random() < KNOWLEDGE_SHARE):
+            return draw(lambda: orgs.organization(r, self.split, kind), self.split)
+        if curated and (kind != "employer" or r.random() < 0.6):
+            return r.choice(curated)
 
         def company() -> str:
             loc = r.choice(("en_US", "en_US", "en_GB", "de_DE"))

@@ -123,7 +123,7 @@ def s_org(ctx: NoteContext, arg: str) -> None:
 def s_prof(ctx: NoteContext, arg: str) -> None:
     """Profession; `any` for a random one, `a` to add the article, `desc` for
     `retired nurse`/`former nurse`/`nurse` by employment status."""
-    val = ctx.p.profession if arg != "any" else ctx.v.pick("professions.txt")
+    val = ctx.p.profession if arg != "any" else ctx.v.profession()
     if arg == "desc":
         job = ctx.p.job
         if job in ("student", "child"):
