@@ -2,8 +2,6 @@
 weak cues, bare surnames, word-like first names, free occupation phrases,
 organisations of every kind, travel places, pedigree relatives and traps."""
 
-from typing import Tuple
-
 from ..context import NoteContext, article, slot
 from ..pools import draw, pooled
 from ..values import Person
@@ -138,7 +136,7 @@ def s_kid(ctx: NoteContext, arg: str) -> None:
 @slot("occ")
 def s_occ(ctx: NoteContext, arg: str) -> None:
     """A job in free phrasing; the span is the job words only."""
-    job = ctx.v.pick("professions.txt")
+    job = ctx.v.profession()
     form = ctx.rng.randrange(6)
     if form == 0:
         ctx.add(ctx.choice(("works nights as ", "works days as ", "works as ")))
@@ -168,11 +166,8 @@ OLD_ORG_KINDS = ("employer", "school", "church", "charity", "group", "team")
 
 
 def org_name(ctx: NoteContext, kind: str) -> str:
-    """An organisation of `kind`, an employer where `values` lacks the kind."""
-    try:
-        return ctx.v.organization(kind)
-    except KeyError:
-        return ctx.v.organization("employer")
+    """An organisation of `kind` (`values.organization`)."""
+    return ctx.v.organization(kind)
 
 
 @slot("orgk")
@@ -185,10 +180,10 @@ def s_orgk(ctx: NoteContext, arg: str) -> None:
 @slot("county_court")
 def s_county_court(ctx: NoteContext, arg: str) -> None:
     """`Essex County Probate Court`-style court name (one ORGANIZATION)."""
-    if ctx.chance(0.5):
+    if ctx.chance(0.8):
         ctx.phi(org_name(ctx, "court"), "ORGANIZATION")
         return
-    city = ctx.v.city()[0]
+    city = ctx.v.us_town()[0]
     kind = ctx.choice(("Court", "Probate Court", "District Court", "Family Court"))
     ctx.phi(f"{city} County {kind}", "ORGANIZATION")
 
@@ -202,25 +197,16 @@ def s_highway(ctx: NoteContext, arg: str) -> None:
     ctx.phi(val, "STREET")
 
 
-def world_city(ctx: NoteContext) -> Tuple[str, str]:
-    """A (city, country) pair: a world city where `values` offers one."""
-    fn = getattr(ctx.v, "world_city", None)
-    if fn is not None:
-        return fn()
-    return ctx.v.city()[0], ctx.v.pick("countries.txt")
-
-
 def _country(ctx: NoteContext) -> str:
-    fn = getattr(ctx.v, "country", None)
-    return fn() if fn is not None else ctx.v.pick("countries.txt")
+    return ctx.v.country()
 
 
 @slot("wcity")
 def s_wcity(ctx: NoteContext, arg: str) -> None:
     """`Lyon, France` / `Lyon` (`arg` `only`: the city alone)."""
-    city, country = world_city(ctx)
+    city, country = ctx.v.world_city()
     ctx.phi(city, "CITY")
-    if arg != "only" and ctx.chance(0.7):
+    if country and arg != "only" and ctx.chance(0.7):
         sep = ctx.choice((", ", " (", " - "))
         ctx.add(sep)
         ctx.phi(country, "COUNTRY")
@@ -235,8 +221,7 @@ def s_wcountry(ctx: NoteContext, arg: str) -> None:
 @slot("town")
 def s_town(ctx: NoteContext, arg: str) -> None:
     """A small US town and state."""
-    fn = getattr(ctx.v, "us_town", None)
-    town, st = fn() if fn is not None else ctx.v.city()[:2]
+    town, st = ctx.v.us_town()
     ctx.phi(town, "CITY")
     ctx.add(", ")
     ctx.phi(st, "STATE")
