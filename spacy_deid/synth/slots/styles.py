@@ -67,7 +67,7 @@ def s_lc_dr(ctx: NoteContext, arg: str) -> None:
 def s_lc_staff(ctx: NoteContext, arg: str) -> None:
     """`rn j. smith` / `rn jane`: a nurse, lower-cased, credential outside."""
     p = ctx.staff.pick()
-    ctx.add(ctx.choice(("rn ", "RN ", "rn ", "np ", "pt ", "rt ")))
+    ctx.add(ctx.choice(("rn ", "RN ", "rn ", "np ", "rt ", "lpn ")))
     style = ctx.choice(("init_last", "first", "last", "full"))
     ctx.phi(_lower_some(ctx, ctx.v.name(p, style)), "DOCTOR")
 
