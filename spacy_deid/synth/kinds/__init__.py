@@ -6,6 +6,7 @@ from typing import Callable, Dict, List
 from ..context import NoteContext
 from . import audit, clinic, discharge, ed, icu, labs, pathology, psych, radiology
 from . import consult, ems, letter, operative, prescription, progress, referral
+from . import chart_access, family_meeting, field, handoff, outside, portal, signout
 from . import telephone, transfer
 
 Builder = Callable[[NoteContext], None]
@@ -43,6 +44,13 @@ KINDS: Dict[str, KindSpec] = {
         KindSpec("ems_run", ems.build, 0.8, dev=True),
         KindSpec("pathology", pathology.build, 1.0, dev=True),
         KindSpec("telephone", telephone.build, 1.2, informal=True, dev=True),
+        KindSpec("nursing_handoff", handoff.build, 1.2, informal=True),
+        KindSpec("signout", signout.build, 0.8, informal=True),
+        KindSpec("family_meeting", family_meeting.build, 0.8),
+        KindSpec("portal_message", portal.build, 0.8, informal=True),
+        KindSpec("chart_access", chart_access.build, 0.5),
+        KindSpec("outside_record", outside.build, 1.0),
+        KindSpec("field_record", field.build, 0.8),
     )
 }
 
