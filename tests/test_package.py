@@ -196,6 +196,7 @@ def test_load_by_name(nlp_en, nlp_rules, nlp_es):
     assert nlp_es.pipe_names == [
         "phi_rules",
         "phi_ner",
+        "phi_relabel",
         "phi_boundaries",
         "phi_surrogates",
     ]

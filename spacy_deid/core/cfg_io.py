@@ -201,3 +201,8 @@ class CfgModelSerializable:
         util.from_disk(ensure_path(path), deserializers, exclude)
         self._restore(loaded)
         return self
+
+
+def is_str_list(values: Any) -> bool:
+    """Whether a setting is a list (or tuple) of strings."""
+    return isinstance(values, (list, tuple)) and all(isinstance(v, str) for v in values)

@@ -28,7 +28,7 @@ from typing import Any, Dict, List, Optional
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from ..core.cfg_io import CfgSerializable
+from ..core.cfg_io import CfgSerializable, is_str_list
 from ..core.extensions import ENTS, ENT_IOB, ENT_TYPE, FLAGS, SCORES, SOURCE_ATTR
 from ..core.extensions import install_extensions
 from ..tagging.ents import write_ents
@@ -113,18 +113,12 @@ def check_config(cfg: Dict[str, Any]) -> None:
     """Raise a ValueError for settings of the wrong shape."""
     prefixes = cfg["strip_prefixes"]
     if not isinstance(prefixes, dict) or not all(
-        isinstance(label, str) and _is_str_list(words)
+        isinstance(label, str) and is_str_list(words)
         for label, words in prefixes.items()
     ):
         raise ValueError("strip_prefixes must map labels to lists of words")
-    if not _is_str_list(cfg["split_labels"]):
+    if not is_str_list(cfg["split_labels"]):
         raise ValueError("split_labels must be a list of label strings")
-
-
-def _is_str_list(values: Any) -> bool:
-    return isinstance(values, (list, tuple)) and all(
-        isinstance(value, str) for value in values
-    )
 
 
 def _fold(word: str) -> str:

@@ -40,7 +40,9 @@ def knowledge_features() -> Model[InT, OutT]:
     return Model("knowledge_features", forward, dims={"nO": WIDTH})
 
 
-def forward(model: Model[InT, OutT], docs: InT, is_train: bool) -> Tuple[OutT, Callable]:
+def forward(
+    model: Model[InT, OutT], docs: InT, is_train: bool
+) -> Tuple[OutT, Callable]:
     out = [model.ops.asarray2f(token_rows([t.text for t in doc])) for doc in docs]
     return out, _no_gradient
 

@@ -108,7 +108,10 @@ def _us_towns(split: str) -> Weighted:
         {
             k: pop
             for k, (pop, code) in load("places").items()
-            if code == "US" and pop < TOWN_POPULATION and _plain(k) and in_pool(k, split)
+            if code == "US"
+            and pop < TOWN_POPULATION
+            and _plain(k)
+            and in_pool(k, split)
         }
     )
 

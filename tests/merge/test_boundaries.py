@@ -6,26 +6,12 @@ import spacy
 from spacy_deid.corpus.convert import make_converter_nlp
 from spacy_deid.merge.boundaries import PhiBoundaries
 
+from .preset import doc_with_ents, ents_of
+
 CONFIG = {
     "strip_prefixes": {"DOCTOR": ["Dr", "Doctora"]},
     "split_labels": ["CITY"],
 }
-
-
-def _doc(nlp, text, ents):
-    doc = nlp.make_doc(text)
-    spans = []
-    for surface, label in ents:
-        start = text.index(surface)
-        span = doc.char_span(start, start + len(surface), label=label)
-        span._.phi_source, span._.phi_score = "test", 0.75
-        spans.append(span)
-    doc.set_ents(spans)
-    return doc
-
-
-def _ents(doc):
-    return [(e.text, e.label_) for e in doc.ents]
 
 
 @pytest.fixture
@@ -38,32 +24,32 @@ def nlp():
 def test_defaults_change_nothing():
     nlp = make_converter_nlp("es")
     nlp.add_pipe("phi_boundaries")
-    doc = _doc(
+    doc = doc_with_ents(
         nlp, "Vive en Reocín 39539, Cantabria.", [("Reocín 39539, Cantabria", "CITY")]
     )
-    assert _ents(nlp.get_pipe("phi_boundaries")(doc)) == [
+    assert ents_of(nlp.get_pipe("phi_boundaries")(doc)) == [
         ("Reocín 39539, Cantabria", "CITY")
     ]
 
 
 def test_strip_title(nlp):
     text = "Remitido por Dr. Pablo Garrido y Doctora Marta García."
-    doc = _doc(
+    doc = doc_with_ents(
         nlp, text, [("Dr. Pablo Garrido", "DOCTOR"), ("Doctora Marta García", "DOCTOR")]
     )
     doc = nlp.get_pipe("phi_boundaries")(doc)
-    assert _ents(doc) == [("Pablo Garrido", "DOCTOR"), ("Marta García", "DOCTOR")]
+    assert ents_of(doc) == [("Pablo Garrido", "DOCTOR"), ("Marta García", "DOCTOR")]
     assert all(e._.phi_source == "test" and e._.phi_score == 0.75 for e in doc.ents)
 
 
 def test_title_only_span_is_kept(nlp):
-    doc = _doc(nlp, "Visto por Dr hoy.", [("Dr", "DOCTOR")])
-    assert _ents(nlp.get_pipe("phi_boundaries")(doc)) == [("Dr", "DOCTOR")]
+    doc = doc_with_ents(nlp, "Visto por Dr hoy.", [("Dr", "DOCTOR")])
+    assert ents_of(nlp.get_pipe("phi_boundaries")(doc)) == [("Dr", "DOCTOR")]
 
 
 def test_titles_only_for_their_label(nlp):
-    doc = _doc(nlp, "Calle Dr Fleming 3", [("Dr Fleming", "STREET")])
-    assert _ents(nlp.get_pipe("phi_boundaries")(doc)) == [("Dr Fleming", "STREET")]
+    doc = doc_with_ents(nlp, "Calle Dr Fleming 3", [("Dr Fleming", "STREET")])
+    assert ents_of(nlp.get_pipe("phi_boundaries")(doc)) == [("Dr Fleming", "STREET")]
 
 
 @pytest.mark.parametrize(
@@ -87,16 +73,16 @@ def test_titles_only_for_their_label(nlp):
     ],
 )
 def test_split(nlp, text, span, expected):
-    doc = _doc(nlp, text, [(span, "CITY")])
+    doc = doc_with_ents(nlp, text, [(span, "CITY")])
     doc = nlp.get_pipe("phi_boundaries")(doc)
-    assert _ents(doc) == [(piece, "CITY") for piece in expected]
+    assert ents_of(doc) == [(piece, "CITY") for piece in expected]
     assert all(e._.phi_source == "test" for e in doc.ents)
 
 
 def test_split_never_uncovers_alnum_tokens(nlp):
     text = "En 28100 Alcobendas, Madrid; 08907 L'Hospitalet / Barcelona."
     span = text[3:-1]
-    doc = _doc(nlp, text, [(span, "CITY")])
+    doc = doc_with_ents(nlp, text, [(span, "CITY")])
     before = {t.i for e in doc.ents for t in e if any(c.isalnum() for c in t.text)}
     doc = nlp.get_pipe("phi_boundaries")(doc)
     after = {t.i for e in doc.ents for t in e}

@@ -1,0 +1,231 @@
+"""The `phi_relabel` component: give place-labelled names and kin words their type.
+
+A tagger trained where names occur mostly in headers ("Nombre: ...") and
+places mostly in narrative learns the wrong type for a name in narrative text:
+MEDDOCAN's `phi_ner` labels "Ana Fernández" in "la atiende la Dra. Ana
+Fernández" as a country, "marido" as a territory, and a sentence-initial
+"María José García López, de 67 años" as one street. The span is found (the
+binary recall is there); its type is wrong, which garbles the surrogate and
+costs strict F1. This component checks the type of every span labelled as a
+place (`place_labels`) with what public data knows (`spacy_deid.knowledge`):
+
+- a span of one kin word (`kin_words`: "marido", "hijo") gets `kin_label`;
+- a span of two or more name words, the first a given name more than a
+  surname, each a name more than a place or an ordinary word, and the whole
+  no known place, is a name: `clinician_label` after a clinician title
+  (`clinician_cues`: "Dra.") within three tokens, else `patient_label`;
+- a span that holds a comma is cut there when the part before it is such a
+  name (words alone: no "C/", no "Av.") and the rest holds an age, a number
+  followed by an age word (`age_words`: "años"): the name and the age
+  (`age_label`) are kept, the rest ("de") is not PHI. A street such as
+  "Ramón Puga, 52" has no age and stays whole.
+
+The defaults change nothing; the MEDDOCAN pipeline sets them. On MEDDOCAN
+train, 2 of 2,580 gold place spans ("Sierra Leona") pass the name test.
+"""
+
+from typing import Any, Dict, List
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+
+from ..core.cfg_io import CfgSerializable, is_str_list
+from ..core.extensions import ENTS, ENT_IOB, ENT_TYPE, FLAGS, SCORES, SOURCE_ATTR
+from ..core.extensions import install_extensions
+from ..knowledge import lookup
+from ..tagging.ents import write_ents
+
+install_extensions()
+
+_COPIED = ("phi_source", "phi_score", "phi_flags")
+_CUE_WINDOW = 3
+
+DEFAULT_CONFIG: Dict[str, Any] = {
+    "place_labels": [],
+    "patient_label": "",
+    "clinician_label": "",
+    "clinician_cues": [],
+    "kin_label": "",
+    "kin_words": [],
+    "age_label": "",
+    "age_words": [],
+    "particles": [],
+    "min_name_count": 1000,
+}
+
+
+@Language.factory(
+    "phi_relabel",
+    requires=[ENTS, SOURCE_ATTR, SCORES, FLAGS],
+    assigns=[ENTS, ENT_IOB, ENT_TYPE, SOURCE_ATTR, SCORES, FLAGS],
+    default_config=DEFAULT_CONFIG,
+)
+def make_phi_relabel(
+    nlp: Language,
+    name: str,
+    place_labels: List[str],
+    patient_label: str,
+    clinician_label: str,
+    clinician_cues: List[str],
+    kin_label: str,
+    kin_words: List[str],
+    age_label: str,
+    age_words: List[str],
+    particles: List[str],
+    min_name_count: int,
+) -> "PhiRelabel":
+    """Create a PhiRelabel component (factory "phi_relabel").
+
+    place_labels (List[str]): Labels whose spans must be places.
+    patient_label, clinician_label (str): Labels for names found among them.
+    clinician_cues (List[str]): Titles that make a name a clinician's.
+    kin_label (str): Label of a kin word; kin_words (List[str]): the words.
+    age_label (str): Label of an age; age_words (List[str]): "años", ...
+    particles (List[str]): Name particles skipped by the name test ("de").
+    min_name_count (int): People who must bear each name word.
+    """
+    return PhiRelabel(
+        name,
+        place_labels=place_labels,
+        patient_label=patient_label,
+        clinician_label=clinician_label,
+        clinician_cues=clinician_cues,
+        kin_label=kin_label,
+        kin_words=kin_words,
+        age_label=age_label,
+        age_words=age_words,
+        particles=particles,
+        min_name_count=min_name_count,
+    )
+
+
+class PhiRelabel(CfgSerializable):
+    """Relabel place-labelled spans that are names, kin words or ages."""
+
+    def __init__(self, name: str = "phi_relabel", **cfg: Any) -> None:
+        self.name = name
+        self.cfg: Dict[str, Any] = {**DEFAULT_CONFIG, **cfg}
+        self._configure()
+
+    def _configure(self) -> None:
+        check_config(self.cfg)
+        cfg = self.cfg
+        self._places = set(cfg["place_labels"])
+        self._cues = {_fold(word) for word in cfg["clinician_cues"]}
+        self._kin = {word.lower() for word in cfg["kin_words"]}
+        self._ages = {word.lower() for word in cfg["age_words"]}
+        self._particles = {word.lower() for word in cfg["particles"]}
+
+    def __call__(self, doc: Doc) -> Doc:
+        """Check the type of every place-labelled entity."""
+        if not self._places or not any(e.label_ in self._places for e in doc.ents):
+            return doc
+        ents: List[Span] = []
+        for ent in doc.ents:
+            pieces = self._relabel(ent) if ent.label_ in self._places else [ent]
+            ents.extend(_copy_attrs(ent, piece) for piece in pieces)
+        write_ents(doc, ents, default="outside")
+        return doc
+
+    def _relabel(self, ent: Span) -> List[Span]:
+        cfg = self.cfg
+        if len(ent) == 1 and cfg["kin_label"] and ent.text.lower() in self._kin:
+            return [Span(ent.doc, ent.start, ent.end, label=cfg["kin_label"])]
+        if self._is_name(ent):
+            return [self._as_name(ent)]
+        comma = next((t.i for t in ent if t.text == ","), None)
+        if comma is None or comma == ent.start:
+            return [ent]
+        head = ent.doc[ent.start : comma]
+        if not self._is_name(head):
+            return [ent]
+        ages = self._ages_in(ent.doc[comma + 1 : ent.end])
+        return [self._as_name(head)] + ages if ages else [ent]
+
+    def _is_name(self, span: Span) -> bool:
+        """Two or more name words, a given name first, and no known place."""
+        if not self.cfg["patient_label"] or any(c.isdigit() for c in span.text):
+            return False
+        whole = lookup(span.text)
+        if whole.place_population or whole.is_country or whole.is_state:
+            return False
+        if not all(t.is_alpha and len(t) > 1 for t in span):
+            return False  # "C/ Julio Palacios", "Av. Pedro Rubio": streets
+        words = [t.text for t in span if t.lower_ not in self._particles]
+        if len(words) < 2:
+            return False
+        first = lookup(words[0])
+        if first.given_count <= first.surname_count:
+            return False
+        return all(self._name_word(word) for word in words)
+
+    def _name_word(self, word: str) -> bool:
+        k = lookup(word)
+        if k.is_country or k.is_state or k.is_common_word:
+            return False
+        if k.surname_count + k.given_count < self.cfg["min_name_count"]:
+            return False
+        return k.name_zipf > k.place_zipf
+
+    def _as_name(self, span: Span) -> Span:
+        cfg = self.cfg
+        before = span.doc[max(0, span.start - _CUE_WINDOW) : span.start]
+        clinician = cfg["clinician_label"] and any(
+            _fold(t.text) in self._cues for t in before
+        )
+        label = cfg["clinician_label"] if clinician else cfg["patient_label"]
+        return Span(span.doc, span.start, span.end, label=label)
+
+    def _ages_in(self, span: Span) -> List[Span]:
+        """`age_label` spans of a number followed by an age word."""
+        label = self.cfg["age_label"]
+        if not label:
+            return []
+        return [
+            Span(span.doc, t.i, t.i + 2, label=label)
+            for t in span[:-1]
+            if t.like_num and span.doc[t.i + 1].lower_ in self._ages
+        ]
+
+    def _load_cfg(self, cfg: Dict[str, Any]) -> None:
+        merged = {**self.cfg, **cfg}
+        check_config(merged)
+        self.cfg = merged
+        self._configure()
+
+
+def check_config(cfg: Dict[str, Any]) -> None:
+    """Raise a ValueError for settings of the wrong shape."""
+    for key in (
+        "place_labels",
+        "clinician_cues",
+        "kin_words",
+        "age_words",
+        "particles",
+    ):
+        if not is_str_list(cfg[key]):
+            raise ValueError(f"{key} must be a list of strings")
+    for key in ("patient_label", "clinician_label", "kin_label", "age_label"):
+        if not isinstance(cfg[key], str):
+            raise ValueError(f"{key} must be a label string ('' for none)")
+    if not isinstance(cfg["min_name_count"], int) or cfg["min_name_count"] < 0:
+        raise ValueError("min_name_count must be an integer >= 0")
+
+
+def _fold(word: str) -> str:
+    return word.lower().rstrip(".")
+
+
+def _copy_attrs(source: Span, target: Span) -> Span:
+    """Give a relabelled or cut piece its entity's extension values."""
+    if (target.start, target.end, target.label_) != (
+        source.start,
+        source.end,
+        source.label_,
+    ):
+        for attr in _COPIED:
+            setattr(target._, attr, getattr(source._, attr))
+    return target
+
+
+__all__ = ["PhiRelabel", "make_phi_relabel", "check_config", "DEFAULT_CONFIG"]

@@ -1,0 +1,124 @@
+"""phi_relabel: place-labelled names, kin words and ages get their type."""
+
+import pytest
+
+from spacy_deid.corpus.convert import make_converter_nlp
+from spacy_deid.merge.relabel import PhiRelabel
+
+from .preset import doc_with_ents, ents_of
+
+CONFIG = {
+    "place_labels": ["PAIS", "TERRITORIO", "CALLE"],
+    "patient_label": "NOMBRE_SUJETO_ASISTENCIA",
+    "clinician_label": "NOMBRE_PERSONAL_SANITARIO",
+    "clinician_cues": ["Dr", "Dra"],
+    "kin_label": "FAMILIARES_SUJETO_ASISTENCIA",
+    "kin_words": ["marido", "hijo"],
+    "age_label": "EDAD_SUJETO_ASISTENCIA",
+    "age_words": ["años"],
+    "particles": ["de", "del", "y"],
+}
+
+
+@pytest.fixture
+def nlp():
+    nlp = make_converter_nlp("es")
+    nlp.add_pipe("phi_relabel", config=CONFIG)
+    return nlp
+
+
+def test_defaults_change_nothing():
+    nlp = make_converter_nlp("es")
+    nlp.add_pipe("phi_relabel")
+    doc = doc_with_ents(
+        nlp, "la atiende la Dra. Lucía Romero.", [("Lucía Romero", "PAIS")]
+    )
+    assert ents_of(nlp.get_pipe("phi_relabel")(doc)) == [("Lucía Romero", "PAIS")]
+
+
+def test_name_after_title_is_a_clinician(nlp):
+    doc = doc_with_ents(
+        nlp, "la atiende la Dra. Lucía Romero.", [("Lucía Romero", "PAIS")]
+    )
+    doc = nlp.get_pipe("phi_relabel")(doc)
+    assert ents_of(doc) == [("Lucía Romero", "NOMBRE_PERSONAL_SANITARIO")]
+    assert doc.ents[0]._.phi_source == "test" and doc.ents[0]._.phi_score == 0.75
+
+
+def test_name_without_title_is_a_patient(nlp):
+    text = "vive con su marido Tomás Herrera Vidal."
+    doc = doc_with_ents(
+        nlp, text, [("marido", "TERRITORIO"), ("Tomás Herrera Vidal", "TERRITORIO")]
+    )
+    assert ents_of(nlp.get_pipe("phi_relabel")(doc)) == [
+        ("marido", "FAMILIARES_SUJETO_ASISTENCIA"),
+        ("Tomás Herrera Vidal", "NOMBRE_SUJETO_ASISTENCIA"),
+    ]
+
+
+def test_clause_is_cut_into_name_and_age(nlp):
+    text = "Rosa Elena Navarro Gil, de 71 años, con disnea."
+    doc = doc_with_ents(nlp, text, [("Rosa Elena Navarro Gil, de 71 años", "CALLE")])
+    assert ents_of(nlp.get_pipe("phi_relabel")(doc)) == [
+        ("Rosa Elena Navarro Gil", "NOMBRE_SUJETO_ASISTENCIA"),
+        ("71 años", "EDAD_SUJETO_ASISTENCIA"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "text,surface,label",
+    [
+        ("Domicilio: C/ Julio Palacios, 36", "C/ Julio Palacios, 36", "CALLE"),
+        ("Domicilio: Tomás Bretón, 52", "Tomás Bretón, 52", "CALLE"),
+        ("natural de Sevilla", "Sevilla", "TERRITORIO"),
+        ("vive en San Sebastián", "San Sebastián", "TERRITORIO"),
+        ("nacida en Colombia", "Colombia", "PAIS"),
+        ("acude con su hija Marta", "Marta", "NOMBRE_SUJETO_ASISTENCIA"),
+    ],
+)
+def test_places_streets_and_other_labels_are_kept(nlp, text, surface, label):
+    doc = doc_with_ents(nlp, text, [(surface, label)])
+    assert ents_of(nlp.get_pipe("phi_relabel")(doc)) == [(surface, label)]
+
+
+def test_round_trip(nlp, tmp_path):
+    nlp.get_pipe("phi_relabel").to_disk(tmp_path / "relabel")
+    loaded = PhiRelabel().from_disk(tmp_path / "relabel")
+    assert loaded.cfg == nlp.get_pipe("phi_relabel").cfg
+
+
+def test_bad_config():
+    with pytest.raises(ValueError):
+        PhiRelabel(place_labels="PAIS")
+
+
+# Narrative sentences of our own through the shipped MEDDOCAN pipeline: names
+# and kin words in running text must come out as names and relatives.
+NARRATIVE = [
+    (
+        "La paciente acude con su hijo Pedro; la atiende la Dra. Ana Fernández.",
+        {
+            ("Pedro", "NOMBRE_SUJETO_ASISTENCIA"),
+            ("Ana Fernández", "NOMBRE_PERSONAL_SANITARIO"),
+        },
+    ),
+    (
+        "María José García López, de 67 años, con antecedentes de asma, acude a urgencias.",
+        {
+            ("María José García López", "NOMBRE_SUJETO_ASISTENCIA"),
+            ("67 años", "EDAD_SUJETO_ASISTENCIA"),
+        },
+    ),
+    (
+        "Paciente de 45 años que vive en Sevilla con su marido Juan Martínez.",
+        {("Sevilla", "TERRITORIO"), ("Juan Martínez", "NOMBRE_SUJETO_ASISTENCIA")},
+    ),
+]
+
+
+@pytest.mark.parametrize("text,expected", NARRATIVE)
+def test_shipped_pipeline_on_narrative(nlp_es, text, expected):
+    doc = nlp_es(text)
+    found = {(e.text, e.label_) for e in doc.ents}
+    assert expected <= found
+    assert not any(e.label_ in ("CALLE", "PAIS") for e in doc.ents)
