@@ -69,7 +69,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
 def make_phi_safety_net(
     nlp: Language,
     name: str,
-    labels: Dict[str, str],
+    labels: Dict[str, Optional[str]],
     max_word_zipf: float,
     min_name_count: int,
     min_strong_name_count: int,
@@ -81,7 +81,7 @@ def make_phi_safety_net(
     """Create a PhiSafetyNet component (factory "phi_safety_net").
 
     labels (Dict[str, str]): PHI label per cue class ("clinician",
-        "patient", "relative", "sign_off", "arrow"); a class left out is off.
+        "patient", "relative", "sign_off", "arrow"); a class mapped to null (or left out) is off.
     max_word_zipf (float): A word at least this frequent (zipf) is ordinary:
         a name only after a strong cue, title-cased ("wife June").
     min_name_count (int): People bearing a name (Census surname plus SSA
@@ -117,7 +117,7 @@ class PhiSafetyNet(CfgSerializable, Pipe):
         name: str = "phi_safety_net",
         *,
         stop_words: Iterable[str] = (),
-        labels: Optional[Dict[str, str]] = None,
+        labels: Optional[Dict[str, Optional[str]]] = None,
         max_word_zipf: float = 4.0,
         min_name_count: int = 100,
         min_strong_name_count: int = 1000,
@@ -155,8 +155,8 @@ class PhiSafetyNet(CfgSerializable, Pipe):
             stop_words=self._stop_words,
             extra_words=self.cfg["extra_words"],
         )
-        labels = self.cfg["labels"]
-        self.cues = CueIndex(c for c in default_cues() if c.kind in labels)
+        self._labels = {k: v for k, v in self.cfg["labels"].items() if v}
+        self.cues = CueIndex(c for c in default_cues() if c.kind in self._labels)
 
     def __call__(self, doc: Doc) -> Doc:
         """Add the names found in cue positions to `doc.ents`.
@@ -206,10 +206,12 @@ class PhiSafetyNet(CfgSerializable, Pipe):
         """
         if not len(doc):
             return []
-        taken = token_mask(len(doc), list(doc.ents) + list(doc.spans.get(NOT_PHI_KEY, ())))
+        taken = token_mask(
+            len(doc), list(doc.ents) + list(doc.spans.get(NOT_PHI_KEY, ()))
+        )
         words = DocWords(doc)
         reader = NameReader(words, taken.tolist(), self.guard)
-        labels = self.cfg["labels"]
+        labels = self._labels
         found = after_cues(words, reader, self.cues)
         if CLINICIAN in labels:
             found += before_post_nominals(words, reader)
@@ -235,8 +237,9 @@ class PhiSafetyNet(CfgSerializable, Pipe):
         self._configure()
 
 
-def _check_labels(labels: Any) -> Dict[str, str]:
-    """Validate the cue class -> label map and normalise the labels."""
+def _check_labels(labels: Any) -> Dict[str, Optional[str]]:
+    """Validate the cue class -> label map and normalise the labels (None or
+    "" switches a class off)."""
     if not isinstance(labels, dict):
         raise ValueError("phi_safety_net: labels must map cue classes to labels")
     unknown = set(labels) - set(CUE_CLASSES)
@@ -245,8 +248,13 @@ def _check_labels(labels: Any) -> Dict[str, str]:
             f"phi_safety_net: unknown cue classes {sorted(unknown)}; "
             f"expected some of {CUE_CLASSES}"
         )
-    normal = {kind: normalize_label(str(label)) for kind, label in labels.items()}
-    bad = sorted(label for label in normal.values() if label not in LABEL_NAMES)
+    normal = {
+        kind: normalize_label(str(label)) if label else None
+        for kind, label in labels.items()
+    }
+    bad = sorted(
+        label for label in normal.values() if label and label not in LABEL_NAMES
+    )
     if bad:
         raise ValueError(f"phi_safety_net: unknown labels {bad}")
     return normal

@@ -33,9 +33,10 @@ class NameReader:
 
     def free(self, position: int) -> bool:
         """Whether a word exists and lies outside every entity."""
-        return 0 <= position < len(self.words) and not self.taken[
-            self.words[position].index
-        ]
+        return (
+            0 <= position < len(self.words)
+            and not self.taken[self.words[position].index]
+        )
 
     def read(
         self, position: int, *, strong: bool = False, allow_caps: bool = False
@@ -124,7 +125,9 @@ def after_cues(words: DocWords, reader: NameReader, cues: CueIndex) -> List[Cand
             k += 1
             continue
         position = _skip(words, words.owner[last] + 1, cue.kind)
-        candidate = _after_cue(words, reader, position, cue.kind, cue.strong, cue.pieces)
+        candidate = _after_cue(
+            words, reader, position, cue.kind, cue.strong, cue.pieces
+        )
         if candidate is not None:
             found.append(candidate)
         k = last + 1
@@ -190,7 +193,11 @@ def _name_start(words: DocWords, reader: NameReader, end: int) -> Optional[int]:
     start = end
     while end - start < MAX_NAME_WORDS and reader.free(start - 1):
         word = words.words[start - 1]
-        if word.text == "." and start - 2 >= 0 and is_initial(words.words[start - 2].text):
+        if (
+            word.text == "."
+            and start - 2 >= 0
+            and is_initial(words.words[start - 2].text)
+        ):
             start -= 2
         elif is_initial(word.text) or reader.guard.is_name(word.text):
             start -= 1

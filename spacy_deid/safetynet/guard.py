@@ -103,7 +103,18 @@ MONTH_ABBREVIATIONS: Tuple[str, ...] = (
     "nov",
     "dec",
 )
-WEEKDAY_ABBREVIATIONS: Tuple[str, ...] = ("mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun")
+WEEKDAY_ABBREVIATIONS: Tuple[str, ...] = (
+    "mon",
+    "tue",
+    "tues",
+    "wed",
+    "thu",
+    "thur",
+    "thurs",
+    "fri",
+    "sat",
+    "sun",
+)
 
 _WORD = re.compile(r"^[^\W\d_]+(?:['\u2019-][^\W\d_]+)*$")
 _INITIAL = re.compile(r"^[^\W\d_]\.?$")
@@ -188,7 +199,9 @@ class NameGuard:
         known = lookup(text)
         if known.is_drug:
             return False
-        people = known.surname_count if surname else known.surname_count + known.given_count
+        people = (
+            known.surname_count if surname else known.surname_count + known.given_count
+        )
         if self._is_ordinary(lower, known):
             return strong and is_titled(text) and people >= self.min_strong_name_count
         if people >= self.min_name_count:
