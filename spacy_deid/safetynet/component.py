@@ -45,7 +45,7 @@ DEFAULT_LABELS: Dict[str, str] = {
     CLINICIAN: "DOCTOR",
     PATIENT: "PATIENT",
     RELATIVE: "PATIENT",
-    SIGN_OFF: "PATIENT",
+    SIGN_OFF: "DOCTOR",
     ARROW: "DOCTOR",
 }
 DEFAULT_CONFIG: Dict[str, Any] = {

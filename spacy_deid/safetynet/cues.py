@@ -36,11 +36,28 @@ CLINICIAN_CUES: Tuple[str, ...] = (
     "resident",
     "covering",
     "signed by",
+    "seen by",
+    "examined by",
+    "reviewed by",
+    "reviewed with",
+    "updated by",
+    "taken by",
+    "dictated by",
+    "entered by",
+    "written by",
+    "performed by",
+    "gross by",
+    "route to",
+    "routed to",
+    "spoke to",
+    "message from",
+    "msg from",
+    "crew chief",
 )
 # After a name: "Feliciano, MD". Upper case only ("to DO list" aside).
 POST_NOMINALS: Tuple[str, ...] = ("MD", "DO", "RN", "NP", "PA")
 PATIENT_TITLES: Tuple[str, ...] = ("mr", "mrs", "ms", "miss")
-PATIENT_CUES: Tuple[str, ...] = ("pt", "patient")
+PATIENT_CUES: Tuple[str, ...] = ("pt", "patient", "call from", "re:")
 RELATIVE_CUES: Tuple[str, ...] = (
     "sis",
     "sister",
@@ -67,7 +84,17 @@ RELATIVE_CUES: Tuple[str, ...] = (
     "cousin",
     "guardian",
 )
-SIGN_OFFS: Tuple[str, ...] = ("thanks,", "thank you,", "regards,", "sincerely,")
+SIGN_OFFS: Tuple[str, ...] = (
+    "thanks,",
+    "thank you,",
+    "regards,",
+    "sincerely,",
+    "yours truly,",
+)
+# Weaker than a sign-off: the name must be a known or a title-cased one.
+SIGNATURES: Tuple[str, ...] = ("signed", "electronically signed by", "--")
+# Cues that count only at the start of a line ("-- Feliciano").
+LINE_START: Tuple[str, ...] = ("--",)
 ARROWS: Tuple[str, ...] = ("->", "-->", "=>", "\u2192")
 
 _PIECE = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)*|\d+|\S")
@@ -96,6 +123,7 @@ def default_cues() -> List[Cue]:
         (PATIENT_CUES, PATIENT, False),
         (RELATIVE_CUES, RELATIVE, True),
         (SIGN_OFFS, SIGN_OFF, True),
+        (SIGNATURES, SIGN_OFF, False),
     )
     return [
         Cue(tuple(pieces(phrase)), kind, strong)

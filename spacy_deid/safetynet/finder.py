@@ -8,7 +8,7 @@ word positions of `DocWords`; the component turns them into spans.
 from typing import List, Optional, Sequence, Tuple
 
 from .cues import ARROW, ARROWS, CLINICIAN, CLINICIAN_TITLES, POST_NOMINALS
-from .cues import RELATIVE, SIGN_OFF, CueIndex, pieces
+from .cues import LINE_START, RELATIVE, SIGN_OFF, CueIndex, pieces
 from .guard import NameGuard, is_initial
 from .words import DocWords
 
@@ -18,6 +18,8 @@ MAX_NAME_WORDS = 4  # name words and initials in one span
 _AFTER_CUE = frozenset({".", ":"})  # "Dr.", "cc:", "Attending:"
 _AFTER_RELATIVE = frozenset({".", ":", ","})  # "sister, Fenella"
 _TITLES = frozenset(tuple(pieces(t)) for t in CLINICIAN_TITLES)
+_LINE_START = frozenset(tuple(pieces(t)) for t in LINE_START)
+_POST_NOMINALS = frozenset(tuple(pieces(t)) for t in POST_NOMINALS)
 _ENDS_SIGN_OFF = frozenset({".", ",", "!", ")"})
 
 
@@ -48,8 +50,11 @@ class NameReader:
             position = after
         elif after is not None:
             return None
-        if not self.free(position) or not self.guard.is_name(
-            self.words[position].text, strong=strong, allow_caps=allow_caps
+        if not self.free(position):
+            return None
+        text = self.words[position].text
+        if not self.guard.is_name(text, strong=strong, allow_caps=allow_caps) and not (
+            self.guard.is_first_name_word(text) and self._continues(position + 1)
         ):
             return None
         end = self._extend(position + 1, start)
@@ -101,7 +106,9 @@ class NameReader:
         return (
             self.free(position)
             and self._same_line(position)
-            and self.guard.is_name(self.words[position].text)
+            and self.guard.continues(
+                self.words[position - 1].text, self.words[position].text
+            )
         )
 
     def before_head(self, end: int) -> bool:
@@ -121,7 +128,9 @@ def after_cues(words: DocWords, reader: NameReader, cues: CueIndex) -> List[Cand
             k += 1
             continue
         last = k + len(cue.pieces) - 1
-        if not set(words.rest(last)) <= _AFTER_CUE:
+        if not set(words.rest(last)) <= _AFTER_CUE or not _cue_placed(
+            words, k, cue.pieces
+        ):
             k += 1
             continue
         position = _skip(words, words.owner[last] + 1, cue.kind)
@@ -132,6 +141,17 @@ def after_cues(words: DocWords, reader: NameReader, cues: CueIndex) -> List[Cand
             found.append(candidate)
         k = last + 1
     return found
+
+
+def _cue_placed(words: DocWords, k: int, cue: Tuple[str, ...]) -> bool:
+    """A line-start cue ("--") begins its line; a credential after a comma
+    ("Fogaça, MD FACP") is a post-nominal, not a cue."""
+    owner = words.owner[k]
+    if cue in _POST_NOMINALS:
+        return owner == 0 or words.words[owner - 1].text != ","
+    if cue not in _LINE_START:
+        return True
+    return owner == 0 or words.words[owner].newline_before
 
 
 def _skip(words: DocWords, position: int, kind: str) -> int:
@@ -156,9 +176,9 @@ def _after_cue(
     if words.words[position].newline_before and kind != SIGN_OFF:
         return None
     span = reader.read(position, strong=strong, allow_caps=cue in _TITLES)
-    if span is None:
+    if span is None or reader.guard.is_drug_phrase(cue, words.words[span[0]].text):
         return None
-    if kind == SIGN_OFF and not _ends_line(words, span[1]):
+    if kind == SIGN_OFF and strong and not _ends_line(words, span[1]):
         return None
     return span[0], span[1], kind
 

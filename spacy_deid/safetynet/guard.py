@@ -132,8 +132,9 @@ def is_initial(text: str) -> bool:
 
 
 def is_titled(text: str) -> bool:
-    """Written like a name: a capital, then not all capitals ("June", "McKay")."""
-    return text[:1].isupper() and not text.isupper()
+    """Written like a name: a capital, then not all capitals ("June",
+    "McKay"), or all capitals but longer than an abbreviation ("BRANDWIJK")."""
+    return text[:1].isupper() and (not text.isupper() or len(text) > 4)
 
 
 class NameGuard:
@@ -211,6 +212,45 @@ class NameGuard:
         # Unseen: no table knows it as a name, and it is rare as a word.
         return known.word_zipf < self.max_unseen_zipf and (strong or is_titled(text))
 
+    def is_first_name_word(self, text: str) -> bool:
+        """A frequent name that is also a frequent word but not an ordinary
+        one ("Steve", "Grant"): a name's first word when a name word follows."""
+        if len(text) < 2 or not _WORD.match(text) or text.isupper():
+            return False
+        lower = text.lower()
+        if lower in self.never or lower in self.stop_words or lower in self.date_words:
+            return False
+        known = lookup(text)
+        people = known.surname_count + known.given_count
+        return (
+            not known.is_drug
+            and not known.is_common_word
+            and people >= self.min_strong_name_count
+        )
+
+    def continues(self, previous: str, text: str) -> bool:
+        """Whether a word goes on a name whose last word is `previous`: a
+        name-like word, or after a known given name a frequent surname that
+        is also a word or an unseen word in any case ("gabriel woods")."""
+        if self.is_name(text):
+            return True
+        if not _WORD.match(text) or len(text) < 2:
+            return False
+        lower = text.lower()
+        if lower in self.never or lower in self.stop_words or lower in self.date_words:
+            return False
+        if lookup(previous).given_count < self.min_name_count:
+            return False
+        known = lookup(text)
+        if known.is_drug:
+            return False
+        if known.surname_count >= self.min_strong_name_count:
+            return True
+        unseen = not (
+            known.surname_count or known.given_count or known.place_population
+        )
+        return unseen and known.word_zipf < self.max_unseen_zipf
+
     def _is_ordinary(self, lower: str, known) -> bool:
         """An ordinary word: common, frequent, a stop word or a date word."""
         return (
@@ -219,6 +259,10 @@ class NameGuard:
             or lower in self.stop_words
             or lower in self.date_words
         )
+
+    def is_drug_phrase(self, cue: Tuple[str, ...], text: str) -> bool:
+        """Whether a cue word and the name after it are a drug ("MS Contin")."""
+        return len(cue) == 1 and lookup(f"{cue[0]} {text}").is_drug
 
     def is_head(self, text: str) -> bool:
         """Whether a word after a name makes it an eponym ("catheter")."""
