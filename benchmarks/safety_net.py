@@ -42,7 +42,9 @@ def load(pipeline: str, settings: Dict[str, Any]) -> Tuple[Language, Any]:
     if NET in nlp.pipe_names and settings:
         nlp.remove_pipe(NET)
     if NET not in nlp.pipe_names:
-        where = {"before": "phi_surrogates"} if "phi_surrogates" in nlp.pipe_names else {}
+        where = (
+            {"before": "phi_surrogates"} if "phi_surrogates" in nlp.pipe_names else {}
+        )
         nlp.add_pipe(NET, config=settings, **where)
     return nlp, nlp.get_pipe(NET)
 
