@@ -21,6 +21,7 @@ _TITLES = frozenset(tuple(pieces(t)) for t in CLINICIAN_TITLES)
 _LINE_START = frozenset(tuple(pieces(t)) for t in LINE_START)
 _POST_NOMINALS = frozenset(tuple(pieces(t)) for t in POST_NOMINALS)
 _ENDS_SIGN_OFF = frozenset({".", ",", "!", ")"})
+_LIST = frozenset({",", "and", "&"})
 
 
 class NameReader:
@@ -139,6 +140,8 @@ def after_cues(words: DocWords, reader: NameReader, cues: CueIndex) -> List[Cand
         )
         if candidate is not None:
             found.append(candidate)
+            if cue.kind == RELATIVE:
+                found.extend(listed_after(words, reader, candidate))
         k = last + 1
     return found
 
@@ -181,6 +184,47 @@ def _after_cue(
     if kind == SIGN_OFF and strong and not _ends_line(words, span[1]):
         return None
     return span[0], span[1], kind
+
+
+def listed_after(
+    words: DocWords, reader: NameReader, first: Candidate
+) -> List[Candidate]:
+    """More names in a list after a relative's name ("kids Amber (8), Gene
+    and Nicholas"): each after ",", "and" or "&", past a short "(...)"."""
+    found = []
+    position = first[1]
+    while True:
+        position = _past_parenthesis(words, position)
+        position = _past_separator(words, position)
+        if position is None or words.words[position].newline_before:
+            return found
+        span = reader.read(position, strong=True)
+        if span is None:
+            return found
+        found.append((span[0], span[1], first[2]))
+        position = span[1]
+
+
+def _past_parenthesis(words: DocWords, position: int) -> int:
+    """Past a "(...)" of at most three words on the same line, if one is here."""
+    if position >= len(words) or words.words[position].text != "(":
+        return position
+    for end in range(position + 1, min(position + 5, len(words))):
+        if words.words[end].newline_before:
+            break
+        if words.words[end].text == ")":
+            return end + 1
+    return position
+
+
+def _past_separator(words: DocWords, position: int) -> Optional[int]:
+    """Past ",", "and", "&" or ", and" between listed names; None if none."""
+    seen = False
+    for _ in range(2):
+        if position < len(words) and words.words[position].text.lower() in _LIST:
+            position += 1
+            seen = True
+    return position if seen and position < len(words) else None
 
 
 def _ends_line(words: DocWords, end: int) -> bool:

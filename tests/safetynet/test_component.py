@@ -38,6 +38,11 @@ def ents(doc):
         ("sis Fenella called back", [("Fenella", "PATIENT")]),
         ("wife June at bedside", [("June", "PATIENT")]),
         ("her son Tamsin visited", [("Tamsin", "PATIENT")]),
+        (
+            "kids Amber (8), Orsolya and Tamsin at home",
+            [("Amber", "PATIENT"), ("Orsolya", "PATIENT"), ("Tamsin", "PATIENT")],
+        ),
+        ("dtr Fenella, and then home", [("Fenella", "PATIENT")]),
         ("(okafor -> haugland)", [("okafor", "DOCTOR"), ("haugland", "DOCTOR")]),
         ("Will call in the morning.\nThanks, Bo", [("Bo", "DOCTOR")]),
         ("Labs reviewed.\nThank you,\nBo\n", [("Bo", "DOCTOR")]),
