@@ -1,0 +1,275 @@
+"""The `phi_safety_net` component: a recall safety net for names in cue
+positions that the detectors missed.
+
+It runs after the detectors (`phi_rules`, `phi_ner`) and before
+`phi_surrogates`. A token outside every entity and outside known non-PHI
+(`doc.spans["phi_not"]`) becomes an entity when it sits in a cue position
+and looks like a name (`guard.NameGuard`):
+
+- after a clinician cue ("dr", "per", "d/w", "cc:", "attending", ...) or
+  before an upper-case post-nominal ("MD", "DO"): DOCTOR;
+- after a patient cue ("pt", "mrs"), a relative ("sis", "wife") or a
+  sign-off at a line's end ("Thanks,"): PATIENT;
+- a lone surname on either side of a sign-out arrow ("(okafor -> haugland)"):
+  DOCTOR.
+
+A name extends over further name-like words, middle initials and hyphenated
+parts on its line ("per rn b. achebe" gives "b. achebe"); a name followed by
+an eponym's head ("Foley catheter") is dropped. Existing entities are never
+changed: the net only adds spans on free tokens, `span._.phi_source =
+"safety_net:<cue class>"` and `span._.phi_score = score` (below the rules'
+0.7, so `phi_consistency` does not spread them by default).
+"""
+
+from typing import Any, Dict, Iterable, List, Optional, Tuple
+
+from spacy.language import Language
+from spacy.pipeline import Pipe
+from spacy.tokens import Doc, Span
+
+from ..core.cfg_io import CfgSerializable
+from ..core.extensions import ENTS, ENT_IOB, ENT_TYPE, SCORES, SOURCE_ATTR
+from ..core.extensions import SPAN_GROUPS, install_extensions
+from ..labels import LABEL_NAMES, NOT_PHI_KEY, normalize_label
+from ..tagging.ents import first_free, token_mask, write_ents
+from .cues import ARROW, CLINICIAN, CUE_CLASSES, PATIENT, RELATIVE, SIGN_OFF
+from .cues import CueIndex, default_cues
+from .finder import NameReader, after_cues, around_arrows, before_post_nominals
+from .guard import NameGuard
+from .words import DocWords
+
+install_extensions()
+
+SOURCE = "safety_net"
+DEFAULT_LABELS: Dict[str, str] = {
+    CLINICIAN: "DOCTOR",
+    PATIENT: "PATIENT",
+    RELATIVE: "PATIENT",
+    SIGN_OFF: "DOCTOR",
+    ARROW: "DOCTOR",
+}
+DEFAULT_CONFIG: Dict[str, Any] = {
+    "labels": DEFAULT_LABELS,
+    "max_word_zipf": 4.0,
+    "min_name_count": 100,
+    "min_strong_name_count": 1000,
+    "max_unseen_zipf": 2.0,
+    "extra_words": [],
+    "score": 0.5,
+    "spans_key": None,
+}
+
+
+@Language.factory(
+    "phi_safety_net",
+    requires=[ENTS, SPAN_GROUPS],
+    assigns=[ENTS, ENT_IOB, ENT_TYPE, SOURCE_ATTR, SCORES, SPAN_GROUPS],
+    default_config=DEFAULT_CONFIG,
+)
+def make_phi_safety_net(
+    nlp: Language,
+    name: str,
+    labels: Dict[str, Optional[str]],
+    max_word_zipf: float,
+    min_name_count: int,
+    min_strong_name_count: int,
+    max_unseen_zipf: float,
+    extra_words: List[str],
+    score: float,
+    spans_key: Optional[str],
+) -> "PhiSafetyNet":
+    """Create a PhiSafetyNet component (factory "phi_safety_net").
+
+    labels (Dict[str, str]): PHI label per cue class ("clinician",
+        "patient", "relative", "sign_off", "arrow"); a class mapped to null (or left out) is off.
+    max_word_zipf (float): A word at least this frequent (zipf) is ordinary:
+        a name only after a strong cue, title-cased ("wife June").
+    min_name_count (int): People bearing a name (Census surname plus SSA
+        given) for it to be a known name.
+    min_strong_name_count (int): People bearing an ordinary word for it to
+        be a name after a strong cue.
+    max_unseen_zipf (float): A word no name table knows is an unseen name
+        only below this frequency (and title-cased, after a weak cue).
+    extra_words (List[str]): More words that are never names.
+    score (float): The `phi_score` of the spans added.
+    spans_key (Optional[str]): Also store the added spans in this span group.
+    """
+    return PhiSafetyNet(
+        name,
+        stop_words=nlp.Defaults.stop_words,
+        labels=labels,
+        max_word_zipf=max_word_zipf,
+        min_name_count=min_name_count,
+        min_strong_name_count=min_strong_name_count,
+        max_unseen_zipf=max_unseen_zipf,
+        extra_words=extra_words,
+        score=score,
+        spans_key=spans_key,
+    )
+
+
+class PhiSafetyNet(CfgSerializable, Pipe):
+    """Add names in cue positions that no detector found (see the module
+    docstring)."""
+
+    def __init__(
+        self,
+        name: str = "phi_safety_net",
+        *,
+        stop_words: Iterable[str] = (),
+        labels: Optional[Dict[str, Optional[str]]] = None,
+        max_word_zipf: float = 4.0,
+        min_name_count: int = 100,
+        min_strong_name_count: int = 1000,
+        max_unseen_zipf: float = 2.0,
+        extra_words: Iterable[str] = (),
+        score: float = 0.5,
+        spans_key: Optional[str] = None,
+    ) -> None:
+        """Initialize the component; the settings are those of
+        `make_phi_safety_net`, plus the language's stop words (ordinary)."""
+        install_extensions()
+        self.name = name
+        self._stop_words = frozenset(stop_words)
+        self.cfg: Dict[str, Any] = {
+            "labels": dict(DEFAULT_LABELS if labels is None else labels),
+            "max_word_zipf": max_word_zipf,
+            "min_name_count": min_name_count,
+            "min_strong_name_count": min_strong_name_count,
+            "max_unseen_zipf": max_unseen_zipf,
+            "extra_words": list(extra_words),
+            "score": score,
+            "spans_key": spans_key,
+        }
+        self._configure()
+
+    def _configure(self) -> None:
+        """Check the cfg and build the guard and cue index from it."""
+        self.cfg["labels"] = _check_labels(self.cfg["labels"])
+        _check_numbers(self.cfg)
+        self.guard = NameGuard(
+            max_word_zipf=self.cfg["max_word_zipf"],
+            min_name_count=self.cfg["min_name_count"],
+            min_strong_name_count=self.cfg["min_strong_name_count"],
+            max_unseen_zipf=self.cfg["max_unseen_zipf"],
+            stop_words=self._stop_words,
+            extra_words=self.cfg["extra_words"],
+        )
+        self._labels = {k: v for k, v in self.cfg["labels"].items() if v}
+        self.cues = CueIndex(c for c in default_cues() if c.kind in self._labels)
+
+    def __call__(self, doc: Doc) -> Doc:
+        """Add the names found in cue positions to `doc.ents`.
+
+        doc (Doc): The doc, with the detectors' `doc.ents`.
+        RETURNS (Doc): The same doc.
+        """
+        error_handler = self.get_error_handler()
+        try:
+            self.mark(doc)
+            return doc
+        except Exception as e:
+            error_handler(self.name, self, [doc], e)
+            return doc
+
+    def mark(self, doc: Doc) -> List[Span]:
+        """Add the names found in cue positions; errors are raised.
+
+        doc (Doc): The doc.
+        RETURNS (List[Span]): The added entities.
+        """
+        if doc._.deidentified is not None:
+            raise ValueError(
+                "phi_safety_net: the doc is already de-identified "
+                "(doc._.deidentified is set); run it before phi_surrogates"
+            )
+        found = self.find(doc)
+        if not found:
+            return []
+        spans = [span for span, _ in found]
+        write_ents(doc, spans, default="unmodified")
+        for span, kind in found:
+            span._.phi_source = f"{SOURCE}:{kind}"
+            span._.phi_score = self.cfg["score"]
+        key = self.cfg["spans_key"]
+        if key is not None:
+            doc.spans[key] = list(doc.spans.get(key, [])) + spans
+        return spans
+
+    def find(self, doc: Doc) -> List[Tuple[Span, str]]:
+        """The spans to add, without changing the doc: longest first over
+        tokens outside entities and known non-PHI.
+
+        doc (Doc): The doc.
+        RETURNS (List[Tuple[Span, str]]): New spans and their cue classes,
+            in doc order.
+        """
+        if not len(doc):
+            return []
+        taken = token_mask(
+            len(doc), list(doc.ents) + list(doc.spans.get(NOT_PHI_KEY, ()))
+        )
+        words = DocWords(doc)
+        reader = NameReader(words, taken.tolist(), self.guard)
+        labels = self._labels
+        found = after_cues(words, reader, self.cues)
+        if CLINICIAN in labels:
+            found += before_post_nominals(words, reader)
+        if ARROW in labels:
+            found += around_arrows(words, reader)
+        intervals = sorted(
+            {
+                (words.words[s].index, words.words[e - 1].index + 1, kind)
+                for s, e, kind in found
+                if kind in labels
+            },
+            key=lambda c: (c[0] - c[1], c[0]),
+        )
+        chosen = first_free([c[:2] for c in intervals], doc.ents, len(doc))
+        spans = [
+            (Span(doc, s, e, label=labels[kind]), kind)
+            for s, e, kind in (intervals[i] for i in chosen)
+        ]
+        return sorted(spans, key=lambda found: found[0].start)
+
+    def _load_cfg(self, cfg: Dict[str, Any]) -> None:
+        self.cfg.update(cfg)
+        self._configure()
+
+
+def _check_labels(labels: Any) -> Dict[str, Optional[str]]:
+    """Validate the cue class -> label map and normalise the labels (None or
+    "" switches a class off)."""
+    if not isinstance(labels, dict):
+        raise ValueError("phi_safety_net: labels must map cue classes to labels")
+    unknown = set(labels) - set(CUE_CLASSES)
+    if unknown:
+        raise ValueError(
+            f"phi_safety_net: unknown cue classes {sorted(unknown)}; "
+            f"expected some of {CUE_CLASSES}"
+        )
+    normal = {
+        kind: normalize_label(str(label)) if label else None
+        for kind, label in labels.items()
+    }
+    bad = sorted(
+        label for label in normal.values() if label and label not in LABEL_NAMES
+    )
+    if bad:
+        raise ValueError(f"phi_safety_net: unknown labels {bad}")
+    return normal
+
+
+def _check_numbers(cfg: Dict[str, Any]) -> None:
+    """Raise a ValueError for a bad threshold or word list."""
+    for key in ("max_word_zipf", "max_unseen_zipf", "score"):
+        value = cfg[key]
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ValueError(f"phi_safety_net: {key} must be a number")
+    for key in ("min_name_count", "min_strong_name_count"):
+        value = cfg[key]
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"phi_safety_net: {key} must be an integer >= 0")
+    words = cfg["extra_words"]
+    if isinstance(words, str) or not all(isinstance(w, str) for w in words):
+        raise ValueError("phi_safety_net: extra_words must be a list of words")

@@ -1,0 +1,162 @@
+"""The cue words of `phi_safety_net`: grammar words before (or after) a name.
+
+Each cue is a short phrase written as it appears in notes ("d/w", "cc:",
+"discussed with"); it is matched on the lower-case *pieces* of the tokens
+(runs of letters, digits, or one other character), so that it matches
+however the tokenizer cut it ("Dr." and "dr ." alike). None of these words
+is PHI. A *strong* cue (a title, a relative, a sign-off) is one after which
+an ordinary word that is also a frequent name is taken as a name ("wife
+June"); after a weak cue ("pt", "per") it is not ("pt may go home").
+"""
+
+import re
+from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
+
+# Cue classes; the `labels` setting maps each to a PHI label.
+CLINICIAN = "clinician"
+PATIENT = "patient"
+RELATIVE = "relative"
+SIGN_OFF = "sign_off"
+ARROW = "arrow"
+CUE_CLASSES = (CLINICIAN, PATIENT, RELATIVE, SIGN_OFF, ARROW)
+
+CLINICIAN_TITLES: Tuple[str, ...] = ("dr", "doctor")
+CLINICIAN_CUES: Tuple[str, ...] = (
+    "rn",
+    "np",
+    "pa",
+    "md",
+    "per",
+    "d/w",
+    "discussed with",
+    "spoke with",
+    "paged",
+    "cc:",
+    "attending",
+    "resident",
+    "covering",
+    "signed by",
+    "seen by",
+    "examined by",
+    "reviewed by",
+    "reviewed with",
+    "updated by",
+    "taken by",
+    "dictated by",
+    "entered by",
+    "written by",
+    "performed by",
+    "gross by",
+    "route to",
+    "routed to",
+    "spoke to",
+    "message from",
+    "msg from",
+    "message for",
+    "msg for",
+    "rph",
+    "crew chief",
+)
+# After a name: "Feliciano, MD". Upper case only ("to DO list" aside).
+POST_NOMINALS: Tuple[str, ...] = ("MD", "DO", "RN", "NP", "PA")
+PATIENT_TITLES: Tuple[str, ...] = ("mr", "mrs", "ms", "miss")
+PATIENT_CUES: Tuple[str, ...] = ("pt", "patient", "call from", "re:")
+RELATIVE_CUES: Tuple[str, ...] = (
+    "sis",
+    "sister",
+    "bro",
+    "brother",
+    "wife",
+    "husband",
+    "spouse",
+    "son",
+    "daughter",
+    "dtr",
+    "stepson",
+    "stepdaughter",
+    "kids",
+    "children",
+    "mom",
+    "mother",
+    "dad",
+    "father",
+    "friend",
+    "neighbor",
+    "partner",
+    "fiance",
+    "grandson",
+    "granddaughter",
+    "grandmother",
+    "grandfather",
+    "aunt",
+    "uncle",
+    "niece",
+    "nephew",
+    "cousin",
+    "guardian",
+)
+SIGN_OFFS: Tuple[str, ...] = (
+    "thanks,",
+    "thank you,",
+    "regards,",
+    "sincerely,",
+    "yours truly,",
+)
+# Weaker than a sign-off: the name must be a known or a title-cased one.
+SIGNATURES: Tuple[str, ...] = ("signed", "electronically signed by", "--")
+# Cues that count only at the start of a line ("-- Feliciano").
+LINE_START: Tuple[str, ...] = ("--",)
+ARROWS: Tuple[str, ...] = ("->", "-->", "=>", "\u2192")
+
+_PIECE = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)*|\d+|\S")
+
+
+def pieces(text: str) -> List[str]:
+    """The lower-case pieces of a token or cue: letter runs (apostrophes
+    inside kept), digit runs, single other characters."""
+    return _PIECE.findall(text.lower())
+
+
+class Cue(NamedTuple):
+    """One cue phrase: its pieces, its class and whether it is strong."""
+
+    pieces: Tuple[str, ...]
+    kind: str
+    strong: bool
+
+
+def default_cues() -> List[Cue]:
+    """Every prefix cue, titles and relatives strong."""
+    groups: Sequence[Tuple[Iterable[str], str, bool]] = (
+        (CLINICIAN_TITLES, CLINICIAN, True),
+        (CLINICIAN_CUES, CLINICIAN, False),
+        (PATIENT_TITLES, PATIENT, True),
+        (PATIENT_CUES, PATIENT, False),
+        (RELATIVE_CUES, RELATIVE, True),
+        (SIGN_OFFS, SIGN_OFF, True),
+        (SIGNATURES, SIGN_OFF, False),
+    )
+    return [
+        Cue(tuple(pieces(phrase)), kind, strong)
+        for phrases, kind, strong in groups
+        for phrase in phrases
+    ]
+
+
+class CueIndex:
+    """Cue phrases by first piece, longest first, for matching at a piece."""
+
+    def __init__(self, cues: Iterable[Cue]) -> None:
+        self.by_first: Dict[str, List[Cue]] = {}
+        for cue in cues:
+            self.by_first.setdefault(cue.pieces[0], []).append(cue)
+        for found in self.by_first.values():
+            found.sort(key=lambda cue: -len(cue.pieces))
+
+    def match(self, stream: Sequence[str], i: int) -> Optional[Cue]:
+        """The longest cue whose pieces start at `stream[i]`, or None."""
+        for cue in self.by_first.get(stream[i], ()):
+            n = len(cue.pieces)
+            if tuple(stream[i : i + n]) == cue.pieces:
+                return cue
+        return None

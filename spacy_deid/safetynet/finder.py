@@ -1,0 +1,322 @@
+"""Where `phi_safety_net` looks: names after cue phrases, before
+post-nominals ("Feliciano, MD") and on both sides of sign-out arrows.
+
+Every function returns candidates as (first word, end word, cue class) in
+word positions of `DocWords`; the component turns them into spans.
+"""
+
+from typing import List, Optional, Sequence, Tuple
+
+from .cues import ARROW, ARROWS, CLINICIAN, CLINICIAN_TITLES, POST_NOMINALS
+from .cues import LINE_START, RELATIVE, SIGN_OFF, CueIndex, pieces
+from .guard import NameGuard, is_initial
+from .words import DocWords
+
+Candidate = Tuple[int, int, str]
+
+MAX_NAME_WORDS = 4  # name words and initials in one span
+_AFTER_CUE = frozenset({".", ":"})  # "Dr.", "cc:", "Attending:"
+_AFTER_RELATIVE = frozenset({".", ":", ","})  # "sister, Fenella"
+_TITLES = frozenset(tuple(pieces(t)) for t in CLINICIAN_TITLES)
+_LINE_START = frozenset(tuple(pieces(t)) for t in LINE_START)
+_POST_NOMINALS = frozenset(tuple(pieces(t)) for t in POST_NOMINALS)
+_ENDS_SIGN_OFF = frozenset({".", ",", "!", ")"})
+_LIST = frozenset({",", "and", "&"})
+
+
+class NameReader:
+    """Reads a name at a word position: an optional initial, a name-like
+    word, then more name-like words, middle initials and hyphenated parts
+    on the same line, never into taken tokens or before an eponym's head."""
+
+    def __init__(self, words: DocWords, taken: Sequence[bool], guard: NameGuard):
+        self.words = words.words
+        self.taken = taken
+        self.guard = guard
+
+    def free(self, position: int) -> bool:
+        """Whether a word exists and lies outside every entity."""
+        return (
+            0 <= position < len(self.words)
+            and not self.taken[self.words[position].index]
+        )
+
+    def read(
+        self, position: int, *, strong: bool = False, allow_caps: bool = False
+    ) -> Optional[Tuple[int, int]]:
+        """The name starting at a word position, as (first, end), or None."""
+        start = position
+        after = self._initial_end(position)
+        if after is not None and self._same_line(after):
+            position = after
+        elif after is not None:
+            return None
+        if not self.free(position):
+            return None
+        text = self.words[position].text
+        if not self.guard.is_name(text, strong=strong, allow_caps=allow_caps) and not (
+            self.guard.is_first_name_word(text) and self._continues(position + 1)
+        ):
+            return None
+        end = self._extend(position + 1, start)
+        if self.before_head(end):
+            return None
+        return start, end
+
+    def _initial_end(self, position: int) -> Optional[int]:
+        """The position after a leading initial ("b." / "b ."), or None."""
+        if not self.free(position) or not is_initial(self.words[position].text):
+            return None
+        after = position + 1
+        if (
+            not self.words[position].text.endswith(".")
+            and self.free(after)
+            and self.words[after].text == "."
+            and self.words[after].joined
+        ):
+            after += 1
+        return after if self.free(after) else None
+
+    def _same_line(self, position: int) -> bool:
+        return not self.words[position].newline_before
+
+    def _extend(self, position: int, start: int) -> int:
+        """The end of a name whose last name word is just before `position`."""
+        while position - start < MAX_NAME_WORDS + 2 and self.free(position):
+            word = self.words[position]
+            if word.newline_before:
+                break
+            if word.text == "-" and word.joined:
+                nxt = position + 1
+                if self._continues(nxt) and self.words[nxt].joined:
+                    position = nxt + 1
+                    continue
+                break
+            after = self._initial_end(position)
+            if after is not None and self._continues(after):
+                position = after + 1
+                continue
+            if self._continues(position):
+                position += 1
+                continue
+            break
+        return position
+
+    def _continues(self, position: int) -> bool:
+        """A further name word on the same line ("Orsolya Brandwijk")."""
+        return (
+            self.free(position)
+            and self._same_line(position)
+            and self.guard.continues(
+                self.words[position - 1].text, self.words[position].text
+            )
+        )
+
+    def before_head(self, end: int) -> bool:
+        """Whether the word after the name (past "'s") is an eponym's head."""
+        if end < len(self.words) and self.words[end].text.lower() in ("'s", "'"):
+            end += 1
+        return end < len(self.words) and self.guard.is_head(self.words[end].text)
+
+
+def after_cues(words: DocWords, reader: NameReader, cues: CueIndex) -> List[Candidate]:
+    """Names right after a cue phrase ("d/w dr. feliciano", "sis Fenella")."""
+    found = []
+    k = 0
+    while k < len(words.stream):
+        cue = cues.match(words.stream, k) if words.first[k] else None
+        if cue is None:
+            k += 1
+            continue
+        last = k + len(cue.pieces) - 1
+        if not set(words.rest(last)) <= _AFTER_CUE or not _cue_placed(
+            words, k, cue.pieces
+        ):
+            k += 1
+            continue
+        position = _skip(words, words.owner[last] + 1, cue.kind)
+        candidate = _after_cue(
+            words, reader, position, cue.kind, cue.strong, cue.pieces
+        )
+        if candidate is not None:
+            found.append(candidate)
+            if cue.kind == RELATIVE:
+                found.extend(listed_after(words, reader, candidate))
+        k = last + 1
+    return found
+
+
+def _cue_placed(words: DocWords, k: int, cue: Tuple[str, ...]) -> bool:
+    """A line-start cue ("--") begins its line; a credential after a comma
+    ("Fogaça, MD FACP") is a post-nominal, not a cue."""
+    owner = words.owner[k]
+    if cue in _POST_NOMINALS:
+        return owner == 0 or words.words[owner - 1].text != ","
+    if cue not in _LINE_START:
+        return True
+    return owner == 0 or words.words[owner].newline_before
+
+
+def _skip(words: DocWords, position: int, kind: str) -> int:
+    """Past the punctuation that may follow a cue ("Dr .", "sister,")."""
+    allowed = _AFTER_RELATIVE if kind == RELATIVE else _AFTER_CUE
+    if position < len(words) and words.words[position].text in allowed:
+        position += 1
+    return position
+
+
+def _after_cue(
+    words: DocWords,
+    reader: NameReader,
+    position: int,
+    kind: str,
+    strong: bool,
+    cue: Tuple[str, ...],
+) -> Optional[Candidate]:
+    """The name read after one cue, with the cue's own conditions."""
+    if position >= len(words):
+        return None
+    if words.words[position].newline_before and kind != SIGN_OFF:
+        return None
+    span = reader.read(position, strong=strong, allow_caps=cue in _TITLES)
+    if span is None or reader.guard.is_drug_phrase(cue, words.words[span[0]].text):
+        return None
+    if kind == SIGN_OFF and strong and not _ends_line(words, span[1]):
+        return None
+    return span[0], span[1], kind
+
+
+def listed_after(
+    words: DocWords, reader: NameReader, first: Candidate
+) -> List[Candidate]:
+    """More names in a list after a relative's name ("kids Amber (8), Gene
+    and Nicholas"): each after ",", "and" or "&", past a short "(...)"."""
+    found = []
+    position = first[1]
+    while True:
+        position = _past_parenthesis(words, position)
+        position = _past_separator(words, position)
+        if position is None or words.words[position].newline_before:
+            return found
+        span = reader.read(position, strong=True)
+        if span is None:
+            return found
+        found.append((span[0], span[1], first[2]))
+        position = span[1]
+
+
+def _past_parenthesis(words: DocWords, position: int) -> int:
+    """Past a "(...)" of at most three words on the same line, if one is here."""
+    if position >= len(words) or words.words[position].text != "(":
+        return position
+    for end in range(position + 1, min(position + 5, len(words))):
+        if words.words[end].newline_before:
+            break
+        if words.words[end].text == ")":
+            return end + 1
+    return position
+
+
+def _past_separator(words: DocWords, position: int) -> Optional[int]:
+    """Past ",", "and", "&" or ", and" between listed names; None if none."""
+    seen = False
+    for _ in range(2):
+        if position < len(words) and words.words[position].text.lower() in _LIST:
+            position += 1
+            seen = True
+    return position if seen and position < len(words) else None
+
+
+def _ends_line(words: DocWords, end: int) -> bool:
+    """A sign-off's name ends its line (or the note)."""
+    if end >= len(words):
+        return True
+    word = words.words[end]
+    return word.newline_before or (
+        word.text in _ENDS_SIGN_OFF and _ends_line(words, end + 1)
+    )
+
+
+def before_post_nominals(words: DocWords, reader: NameReader) -> List[Candidate]:
+    """Names before an upper-case post-nominal ("O. Brandwijk, MD")."""
+    found = []
+    for position, word in enumerate(words.words):
+        if word.text not in POST_NOMINALS or word.newline_before:
+            continue
+        end = position
+        if end > 0 and words.words[end - 1].text == ",":
+            end -= 1
+        start = _name_start(words, reader, end)
+        if start is not None:
+            found.append((start, end, CLINICIAN))
+    return found
+
+
+def _name_start(words: DocWords, reader: NameReader, end: int) -> Optional[int]:
+    """The first word of a name that ends just before `end`, or None."""
+    start = end
+    while end - start < MAX_NAME_WORDS and reader.free(start - 1):
+        word = words.words[start - 1]
+        if (
+            word.text == "."
+            and start - 2 >= 0
+            and is_initial(words.words[start - 2].text)
+        ):
+            start -= 2
+        elif is_initial(word.text) or reader.guard.is_name(word.text):
+            start -= 1
+        else:
+            break
+        if words.words[start].newline_before:
+            break
+    parts = words.words[start:end]
+    if all(is_initial(w.text) or w.text == "." for w in parts):
+        return None  # nothing, or initials alone
+    return None if reader.before_head(end) else start
+
+
+def around_arrows(words: DocWords, reader: NameReader) -> List[Candidate]:
+    """Lone surnames on both sides of a sign-out arrow ("(okafor -> haugland)")."""
+    found = []
+    arrow_pieces = {tuple(pieces(arrow)) for arrow in ARROWS}
+    position = 0
+    while position < len(words):
+        width = _arrow_width(words, position, arrow_pieces)
+        if not width:
+            position += 1
+            continue
+        left, right = position - 1, position + width
+        if _lone_surname(words, reader, left) and _lone_surname(words, reader, right):
+            found.append((left, left + 1, ARROW))
+            found.append((right, right + 1, ARROW))
+        position += width
+    return found
+
+
+def _arrow_width(words: DocWords, position: int, arrows) -> int:
+    """How many words an arrow starting here takes ("->" may be "-", ">")."""
+    for width in (3, 2, 1):
+        chunk = words.words[position : position + width]
+        if len(chunk) < width or any(w.joined is False for w in chunk[1:]):
+            continue
+        if tuple(p for w in chunk for p in pieces(w.text)) in arrows:
+            return width
+    return 0
+
+
+def _lone_surname(words: DocWords, reader: NameReader, position: int) -> bool:
+    """A known surname with no other word beside it on its side of the arrow."""
+    if not reader.free(position) or not reader.guard.is_name(
+        words.words[position].text, surname=True
+    ):
+        return False
+    for side in (position - 1, position + 1):
+        if 0 <= side < len(words) and _is_word(words.words[side].text):
+            beside = words.words[side if side > position else position]
+            if not beside.newline_before:
+                return False
+    return True
+
+
+def _is_word(text: str) -> bool:
+    return any(ch.isalpha() for ch in text)

@@ -1,0 +1,269 @@
+"""The precision guard of `phi_safety_net`: is a token after a cue a name?
+
+A missed name is a privacy breach, but a net that tags every word after
+"pt" or "per" would replace half of each note. A token is *name-like* when
+its shape is a word's and the knowledge tables (`knowledge.lookup`) know it
+as a name more than as an ordinary word, or know it not at all (an unseen
+rare name). Ordinary words, drug names, clinical words, date words and units
+never are, except that an ordinary word which is also a frequent name is a
+name after a strong cue when written like one ("wife June", "Thanks, Bo").
+"""
+
+import re
+from typing import FrozenSet, Iterable, Tuple
+
+from ..knowledge import lookup
+from ..text.datenames import MONTHS, WEEKDAYS
+
+# Words after which a name-like token is an eponym, not PHI ("Foley catheter").
+EPONYM_HEADS: Tuple[str, ...] = (
+    "catheter",
+    "sign",
+    "signs",
+    "disease",
+    "syndrome",
+    "lymphoma",
+    "procedure",
+    "maneuver",
+    "manoeuvre",
+    "test",
+    "score",
+    "scale",
+    "criteria",
+    "reflex",
+    "classification",
+    "fracture",
+    "tube",
+    "bag",
+    "stockings",
+    "operation",
+    "repair",
+    "palsy",
+    "phenomenon",
+    "position",
+    "line",
+    "drain",
+    "stain",
+    "method",
+    "formula",
+)
+# Clinical shorthand that the tables do not know and that is written after
+# "pt" or "per" as often as a name is.
+CLINICAL_WORDS: Tuple[str, ...] = (
+    "afebrile",
+    "ambulating",
+    "ambulatory",
+    "tachycardic",
+    "bradycardic",
+    "hypotensive",
+    "hypertensive",
+    "intubated",
+    "extubated",
+    "npo",
+    "ortho",
+    "neuro",
+    "cards",
+    "renal",
+    "onc",
+    "psych",
+    "tolerating",
+    "vanc",
+    "zosyn",
+    "pcp",
+    "ptx",
+)
+UNITS: Tuple[str, ...] = (
+    "mg",
+    "mcg",
+    "ml",
+    "kg",
+    "cm",
+    "mm",
+    "meq",
+    "mmol",
+    "units",
+    "hr",
+    "hrs",
+    "min",
+    "mins",
+    "sec",
+    "bpm",
+)
+MONTH_ABBREVIATIONS: Tuple[str, ...] = (
+    "jan",
+    "feb",
+    "mar",
+    "apr",
+    "jun",
+    "jul",
+    "aug",
+    "sep",
+    "sept",
+    "oct",
+    "nov",
+    "dec",
+)
+WEEKDAY_ABBREVIATIONS: Tuple[str, ...] = (
+    "mon",
+    "tue",
+    "tues",
+    "wed",
+    "thu",
+    "thur",
+    "thurs",
+    "fri",
+    "sat",
+    "sun",
+)
+
+_WORD = re.compile(r"^[^\W\d_]+(?:['\u2019-][^\W\d_]+)*$")
+_INITIAL = re.compile(r"^[^\W\d_]\.?$")
+
+
+def date_words() -> FrozenSet[str]:
+    """Month and weekday names and their abbreviations, lower case."""
+    names = [word.lower() for word in MONTHS + WEEKDAYS]
+    return frozenset(names + list(MONTH_ABBREVIATIONS + WEEKDAY_ABBREVIATIONS))
+
+
+def is_initial(text: str) -> bool:
+    """One letter, with or without its period ("B", "b.")."""
+    return bool(_INITIAL.match(text))
+
+
+def is_titled(text: str) -> bool:
+    """Written like a name: a capital, then not all capitals ("June",
+    "McKay"), or all capitals but longer than an abbreviation ("BRANDWIJK")."""
+    return text[:1].isupper() and (not text.isupper() or len(text) > 4)
+
+
+class NameGuard:
+    """Decides whether a token is name-like (see the module docstring)."""
+
+    def __init__(
+        self,
+        *,
+        max_word_zipf: float,
+        min_name_count: int,
+        min_strong_name_count: int,
+        max_unseen_zipf: float,
+        stop_words: Iterable[str] = (),
+        extra_words: Iterable[str] = (),
+    ) -> None:
+        """Initialize the guard.
+
+        max_word_zipf (float): A token this frequent as a word is ordinary.
+        min_name_count (int): People with the name (surname or given) for it
+            to count as a known name.
+        min_strong_name_count (int): People with the name for an ordinary
+            word to be a name after a strong cue.
+        max_unseen_zipf (float): A token no name table knows is an unseen
+            name only below this word frequency.
+        stop_words (Iterable[str]): The language's stop words (ordinary).
+        extra_words (Iterable[str]): More words that are never names.
+        """
+        self.max_word_zipf = max_word_zipf
+        self.min_name_count = min_name_count
+        self.min_strong_name_count = min_strong_name_count
+        self.max_unseen_zipf = max_unseen_zipf
+        self.stop_words = frozenset(word.lower() for word in stop_words)
+        self.date_words = date_words()
+        self.never = frozenset(
+            list(CLINICAL_WORDS) + list(UNITS) + [w.lower() for w in extra_words]
+        )
+        self.heads = frozenset(EPONYM_HEADS)
+
+    def is_name(
+        self,
+        text: str,
+        *,
+        strong: bool = False,
+        allow_caps: bool = False,
+        surname: bool = False,
+    ) -> bool:
+        """Whether a token may be a name in its position.
+
+        text (str): The token.
+        strong (bool): After a strong cue (a title, a relative, a sign-off).
+        allow_caps (bool): Upper-case abbreviations of 2-4 letters allowed
+            (after "Dr").
+        surname (bool): Only a known surname will do (sign-out arrows).
+        RETURNS (bool): Whether it is name-like.
+        """
+        if len(text) < 2 or not _WORD.match(text):
+            return False
+        lower = text.lower()
+        if lower in self.never:
+            return False
+        if text.isupper() and len(text) <= 4 and not allow_caps:
+            return False
+        known = lookup(text)
+        if known.is_drug:
+            return False
+        people = (
+            known.surname_count if surname else known.surname_count + known.given_count
+        )
+        if self._is_ordinary(lower, known):
+            return strong and is_titled(text) and people >= self.min_strong_name_count
+        if people >= self.min_name_count:
+            return True
+        if surname or known.place_population:
+            return False
+        # Unseen: no table knows it as a name, and it is rare as a word.
+        return known.word_zipf < self.max_unseen_zipf and (strong or is_titled(text))
+
+    def is_first_name_word(self, text: str) -> bool:
+        """A frequent name that is also a frequent word but not an ordinary
+        one ("Steve", "Grant"): a name's first word when a name word follows."""
+        if len(text) < 2 or not _WORD.match(text) or text.isupper():
+            return False
+        lower = text.lower()
+        if lower in self.never or lower in self.stop_words or lower in self.date_words:
+            return False
+        known = lookup(text)
+        people = known.surname_count + known.given_count
+        return (
+            not known.is_drug
+            and not known.is_common_word
+            and people >= self.min_strong_name_count
+        )
+
+    def continues(self, previous: str, text: str) -> bool:
+        """Whether a word goes on a name whose last word is `previous`: a
+        name-like word, or after a known given name a frequent surname that
+        is also a word or an unseen word in any case ("gabriel woods")."""
+        if self.is_name(text):
+            return True
+        if not _WORD.match(text) or len(text) < 2:
+            return False
+        lower = text.lower()
+        if lower in self.never or lower in self.stop_words or lower in self.date_words:
+            return False
+        if lookup(previous).given_count < self.min_name_count:
+            return False
+        known = lookup(text)
+        if known.is_drug:
+            return False
+        if known.surname_count >= self.min_strong_name_count:
+            return True
+        unseen = not (
+            known.surname_count or known.given_count or known.place_population
+        )
+        return unseen and known.word_zipf < self.max_unseen_zipf
+
+    def _is_ordinary(self, lower: str, known) -> bool:
+        """An ordinary word: common, frequent, a stop word or a date word."""
+        return (
+            known.is_common_word
+            or known.word_zipf >= self.max_word_zipf
+            or lower in self.stop_words
+            or lower in self.date_words
+        )
+
+    def is_drug_phrase(self, cue: Tuple[str, ...], text: str) -> bool:
+        """Whether a cue word and the name after it are a drug ("MS Contin")."""
+        return len(cue) == 1 and lookup(f"{cue[0]} {text}").is_drug
+
+    def is_head(self, text: str) -> bool:
+        """Whether a word after a name makes it an eponym ("catheter")."""
+        return text.lower() in self.heads

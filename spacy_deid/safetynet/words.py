@@ -1,0 +1,61 @@
+"""The words of a doc as `phi_safety_net` reads them: non-space tokens, with
+whether a line break or any whitespace lies before each, and their pieces
+for cue matching. Built from token offsets and text; nothing is logged."""
+
+from typing import List, NamedTuple, Tuple
+
+from spacy.tokens import Doc
+
+from .cues import pieces
+
+
+class Word(NamedTuple):
+    """A non-space token: doc index, text, a line break before it, and no
+    whitespace at all before it (joined to the previous word)."""
+
+    index: int
+    text: str
+    newline_before: bool
+    joined: bool
+
+
+class DocWords:
+    """The non-space tokens of a doc and their cue pieces.
+
+    `stream[k]` is the k-th piece, `owner[k]` its word's position and
+    `first[k]` / `last[k]` whether it begins / ends its word.
+    """
+
+    def __init__(self, doc: Doc) -> None:
+        self.words: List[Word] = []
+        newline = False
+        joined = False
+        for token in doc:
+            if token.is_space:
+                newline = newline or "\n" in token.text
+                joined = False
+                continue
+            self.words.append(Word(token.i, token.text, newline, joined))
+            newline = False
+            joined = not token.whitespace_
+        self.stream: List[str] = []
+        self.owner: List[int] = []
+        self.first: List[bool] = []
+        self.last: List[bool] = []
+        for position, word in enumerate(self.words):
+            parts = pieces(word.text) or [word.text]
+            for k, part in enumerate(parts):
+                self.stream.append(part)
+                self.owner.append(position)
+                self.first.append(k == 0)
+                self.last.append(k == len(parts) - 1)
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def rest(self, k: int) -> Tuple[str, ...]:
+        """The pieces after piece k in the same word."""
+        end = k + 1
+        while end < len(self.stream) and not self.first[end]:
+            end += 1
+        return tuple(self.stream[k + 1 : end])

@@ -1,0 +1,204 @@
+"""The `phi_safety_net` component: names in cue positions, and the guard."""
+
+import pickle
+
+import pytest
+import spacy
+import srsly
+from spacy.tokens import Span
+
+import spacy_deid.safetynet  # noqa: F401 - registers "phi_safety_net"
+from spacy_deid.safetynet import SOURCE, PhiSafetyNet
+
+TOKENIZER = {"nlp": {"tokenizer": {"@tokenizers": "spacy_deid.ClinicalTokenizer.v1"}}}
+
+
+def make_nlp(**config):
+    """A blank English pipeline with the clinical tokenizer and the net."""
+    nlp = spacy.blank("en", config=TOKENIZER)
+    nlp.add_pipe("phi_safety_net", config=config)
+    return nlp
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return make_nlp()
+
+
+def ents(doc):
+    return [(e.text, e.label_) for e in doc.ents]
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("Pt Orsolya Brandwijk seen today.", [("Orsolya Brandwijk", "PATIENT")]),
+        ("d/w dr. feliciano re: plan", [("feliciano", "DOCTOR")]),
+        ("per rn b. achebe", [("b. achebe", "DOCTOR")]),
+        ("sis Fenella called back", [("Fenella", "PATIENT")]),
+        ("wife June at bedside", [("June", "PATIENT")]),
+        ("her son Tamsin visited", [("Tamsin", "PATIENT")]),
+        (
+            "kids Amber (8), Orsolya and Tamsin at home",
+            [("Amber", "PATIENT"), ("Orsolya", "PATIENT"), ("Tamsin", "PATIENT")],
+        ),
+        ("dtr Fenella, and then home", [("Fenella", "PATIENT")]),
+        ("(okafor -> haugland)", [("okafor", "DOCTOR"), ("haugland", "DOCTOR")]),
+        ("Will call in the morning.\nThanks, Bo", [("Bo", "DOCTOR")]),
+        ("Labs reviewed.\nThank you,\nBo\n", [("Bo", "DOCTOR")]),
+        ("Message taken by gabriel woods", [("gabriel woods", "DOCTOR")]),
+        ("Crew chief: Steve Hudson", [("Steve Hudson", "DOCTOR")]),
+        ("Plan reviewed.\n-- carlito bernat\n", [("carlito bernat", "DOCTOR")]),
+        ("Signed: Darren 03/04/2091", [("Darren", "DOCTOR")]),
+        ("O. Brandwijk, MD", [("O. Brandwijk", "DOCTOR")]),
+        ("cc: Dr. Lindqvist-Oyelaran", [("Lindqvist-Oyelaran", "DOCTOR")]),
+        ("Attending: Feliciano", [("Feliciano", "DOCTOR")]),
+    ],
+)
+def test_finds_names_in_cue_positions(nlp, text, expected):
+    doc = nlp(text)
+    assert ents(doc) == expected
+    assert all(e._.phi_source.startswith(SOURCE + ":") for e in doc.ents)
+    assert all(e._.phi_score == 0.5 for e in doc.ents)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Foley catheter placed; pt Foley catheter in place",
+        "per Babinski sign, pt Parkinson disease, per Hodgkin lymphoma",
+        "pt may go home",
+        "pt will follow up",
+        "Dr. order",
+        "patient fall",
+        "son Humira",
+        "per protocol",
+        "d/w team",
+        "Pt Afebrile",
+        "pt ambulating",
+        "per ED",
+        "patient Monday",
+        "Thanks, will call",
+        "Thanks, Bo will call",
+        "Cr 1.2 -> 1.5, NC -> RA, ICU -> floor",
+        "mom will pick him up",
+        "needs refill of ms contin",
+        "Chart reviewed, MD FAACP",
+        "pt grant funding",
+        "- Continue Lasix\n- Brandwijk",
+    ],
+)
+def test_guard_leaves_ordinary_words(nlp, text):
+    assert ents(nlp(text)) == []
+
+
+def test_ordinary_name_words_only_after_strong_cues_written_as_names(nlp):
+    assert ents(nlp("Dr. May")) == [("May", "DOCTOR")]
+    assert ents(nlp("pt May")) == []
+    assert ents(nlp("husband Grant")) == [("Grant", "PATIENT")]
+    assert ents(nlp("husband grant")) == []
+
+
+def test_never_overrides_or_overlaps_existing_entities(nlp):
+    doc = nlp.make_doc("Pt Orsolya Brandwijk seen; sis Fenella called")
+    doc.ents = [Span(doc, 2, 3, label="HOSPITAL")]  # "Brandwijk"
+    doc = nlp.get_pipe("phi_safety_net")(doc)
+    assert ents(doc) == [
+        ("Orsolya", "PATIENT"),
+        ("Brandwijk", "HOSPITAL"),
+        ("Fenella", "PATIENT"),
+    ]
+    assert doc.ents[1]._.phi_source is None
+    # An entity on the first name: nothing is added around it.
+    doc = nlp.make_doc("Pt Orsolya Brandwijk seen")
+    doc.ents = [Span(doc, 1, 2, label="PATIENT")]  # "Orsolya"
+    doc = nlp.get_pipe("phi_safety_net")(doc)
+    assert ents(doc) == [("Orsolya", "PATIENT")]
+
+
+def test_known_non_phi_is_left_alone(nlp):
+    doc = nlp.make_doc("sis Fenella called")
+    doc.spans["phi_not"] = [doc[1:2]]
+    assert ents(nlp.get_pipe("phi_safety_net")(doc)) == []
+
+
+def test_labels_setting_maps_and_switches_off_cue_classes():
+    off = {"patient": None, "sign_off": None, "arrow": None}
+    nlp = make_nlp(labels={**off, "clinician": "PROFESSION"})
+    doc = nlp("sis Fenella d/w dr. feliciano (okafor -> haugland)")
+    assert ents(doc) == [("Fenella", "PATIENT"), ("feliciano", "PROFESSION")]
+    with pytest.raises(ValueError):
+        make_nlp(labels={"nurse": "DOCTOR"})
+    with pytest.raises(ValueError):
+        make_nlp(labels={"relative": "NOT_A_LABEL"})
+
+
+def test_thresholds_are_config_driven():
+    # Fenella: 119 people; with a higher bar it is an unseen word (title
+    # case, no word use) after a strong cue, still a name; lower case, not.
+    strict = make_nlp(min_name_count=1000, max_unseen_zipf=0.0)
+    assert ents(strict("sis fenella")) == []
+    assert ents(make_nlp()("sis fenella")) == [("fenella", "PATIENT")]
+    assert ents(make_nlp(extra_words=["Fenella"])("sis Fenella")) == []
+
+
+def test_spans_key_keeps_the_added_spans():
+    nlp = make_nlp(spans_key="safety_net")
+    doc = nlp("sis Fenella and wife June")
+    assert [s.text for s in doc.spans["safety_net"]] == ["Fenella", "June"]
+
+
+def test_refuses_deidentified_docs(nlp):
+    doc = nlp.make_doc("sis Fenella")
+    doc._.deidentified = "sis [PATIENT]"
+    with pytest.raises(ValueError):
+        nlp.get_pipe("phi_safety_net").mark(doc)
+
+
+def test_serialization_round_trip(tmp_path):
+    off = {"patient": None, "sign_off": None, "arrow": None, "clinician": None}
+    nlp = make_nlp(min_name_count=500, labels=off, score=0.4)
+    nlp.to_disk(tmp_path / "nlp")
+    stored = srsly.read_json(tmp_path / "nlp" / "phi_safety_net" / "cfg")
+    assert stored["min_name_count"] == 500
+    loaded = spacy.load(tmp_path / "nlp")
+    net = loaded.get_pipe("phi_safety_net")
+    assert net.cfg == nlp.get_pipe("phi_safety_net").cfg
+    assert ents(loaded("sis Fenella d/w dr. feliciano")) == [("Fenella", "PATIENT")]
+    assert loaded("sis Fenella").ents[0]._.phi_score == 0.4
+    fresh = PhiSafetyNet().from_bytes(net.to_bytes())
+    assert fresh.cfg == net.cfg
+    assert pickle.loads(pickle.dumps(net)).cfg == net.cfg
+
+
+def test_pipe_batch_matches_call(nlp):
+    texts = [
+        "Pt Orsolya Brandwijk seen.",
+        "pt may go home",
+        "",
+        "d/w dr. feliciano; sis Fenella",
+        "(okafor -> haugland)",
+    ]
+    piped = [ents(doc) for doc in nlp.pipe(texts, batch_size=2)]
+    assert piped == [ents(nlp(text)) for text in texts]
+    assert piped[3] == [("feliciano", "DOCTOR"), ("Fenella", "PATIENT")]
+
+
+def test_factory_is_declared():
+    meta = spacy.Language.get_factory_meta("phi_safety_net")
+    assert "doc.ents" in meta.requires and "doc.ents" in meta.assigns
+
+
+def test_entry_point_and_pipeline_config():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    pyproject = (root / "pyproject.toml").read_text()
+    assert (
+        'phi_safety_net = "spacy_deid.safetynet.component:make_phi_safety_net"'
+        in pyproject
+    )
+    config = spacy.util.load_config(root / "configs" / "pipeline_en.cfg")
+    pipeline = config["nlp"]["pipeline"]
+    assert pipeline.index("phi_ner") < pipeline.index("phi_safety_net")
+    assert pipeline.index("phi_safety_net") < pipeline.index("phi_surrogates")
