@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from spacy_deid.knowledge.fold import fold, name_key  # noqa: E402
-from spacy_deid.knowledge.codes import write_codes  # noqa: E402
+from spacy_deid.knowledge.columns import write_columns  # noqa: E402
 from spacy_deid.knowledge.tables import DATA_DIR, clear_cache, table_path, write_rows  # noqa: E402
 
 OUT_DIR = ROOT / "spacy_deid" / "knowledge" / "data"
@@ -582,9 +582,9 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
         size = table_path(name, args.out).stat().st_size
         print(f"{name:9} {rows:>8} rows {size / 1e3:>8.0f} kB")
     if args.out.resolve() == DATA_DIR.resolve():
-        # The tagger's precomputed codes derive from the tables just written.
+        # The precomputed columns that `lookup` reads derive from these tables.
         clear_cache()
-        print(f"codes    {write_codes():>8} keys")
+        print(f"columns  {write_columns():>8} keys")
 
 
 if __name__ == "__main__":

@@ -1,31 +1,16 @@
-"""Everything the tables know about a key, packed into one small integer.
+"""Everything the tables know about a token, packed into one small integer.
 
-A tagger needs the knowledge of every token it reads, and reading the six
-tables into dicts takes a second or more at start-up. `codes.bin.gz` holds the
-answer for every key of every table, precomputed: a sorted array of 64-bit key
-hashes and the packed code of each, loaded as two flat arrays in milliseconds
-and searched by bisection. It is derived from the shipped tables (no download):
-`python -m spacy_deid.knowledge.codes` rebuilds it after a table changes, and
-a test fails while it is stale.
-
-A code packs four frequency buckets (surname, given name, place population,
-English word use; 3 bits each) and `FLAGS` (1 bit each).
+A tagger wants a fixed, small description of each token's knowledge: four
+frequency buckets (surname, given name, place population, English word use;
+3 bits each) and `FLAGS` (1 bit each). `code_of(text)` packs what `lookup`
+answers; `unpack` gives the buckets and flags back.
 """
 
-import gzip
-import hashlib
 import math
-import sys
-from array import array
-from bisect import bisect_left
-from pathlib import Path
-from typing import Dict, Iterable, Optional, Tuple
+from typing import Tuple
 
-from .fold import fold, name_key
 from .lookup import Knowledge, lookup
-from .tables import DATA_DIR, TABLES, load
 
-CODES_PATH = DATA_DIR / "codes.bin.gz"
 BUCKETS = 6  # per count: none, <1e3, 1e3, 1e4, 1e5, >=1e6; per zipf: none, <3 .. >=6
 BUCKET_BITS = 3
 COUNTS = ("surname", "given", "place", "word")
@@ -33,7 +18,6 @@ FLAGS = (
     "common_word", "drug", "country", "country_code", "state", "state_code",
     "county", "name_over_word", "place_over_word", "female_given",
 )  # fmt: skip
-_CODES: Dict[str, Tuple[array, array]] = {}
 
 
 def count_bucket(count: int) -> int:
@@ -95,76 +79,10 @@ def unpack(code: int) -> Tuple[Tuple[int, ...], Tuple[bool, ...]]:
 UNKNOWN = pack(Knowledge())
 
 
-def key_hash(key: str) -> int:
-    """A stable 64-bit hash of a folded key (not Python's salted `hash`)."""
-    digest = hashlib.blake2b(key.encode("utf8"), digest_size=8).digest()
-    return int.from_bytes(digest, "little")
-
-
 def code_of(text: str) -> int:
-    """The code of a token or phrase, from the precomputed file.
-
-    Keyed by `fold(text)`; a key no table holds falls back to the name key
-    (`O'Brien` -> `obrien`), else `UNKNOWN`.
+    """The code of a token or phrase (`pack(lookup(text))`).
 
     text (str): A token ("Smith").
-    RETURNS (int): Its code.
+    RETURNS (int): Its code; `UNKNOWN` for a token no table holds.
     """
-    hashes, codes = load_codes()
-    key = fold(text)
-    for candidate in (key, name_key(text)) if "'" in key else (key,):
-        h = key_hash(candidate)
-        i = bisect_left(hashes, h)
-        if i < len(hashes) and hashes[i] == h:
-            return codes[i]
-    return UNKNOWN
-
-
-def load_codes(path: Optional[Path] = None) -> Tuple[array, array]:
-    """The sorted key hashes and their codes, read once per process."""
-    path = Path(path or CODES_PATH)
-    loaded = _CODES.get(str(path))
-    if loaded is None:
-        data = gzip.decompress(path.read_bytes())
-        n = len(data) // 12
-        hashes, codes = array("Q"), array("I")
-        hashes.frombytes(data[: 8 * n])
-        codes.frombytes(data[8 * n :])
-        if sys.byteorder == "big":
-            hashes.byteswap()
-            codes.byteswap()
-        loaded = _CODES[str(path)] = (hashes, codes)
-    return loaded
-
-
-def all_keys() -> Iterable[str]:
-    """Every key of every shipped table."""
-    keys = set()
-    for name in TABLES:
-        keys.update(load(name))
-    return sorted(keys)
-
-
-def write_codes(path: Path = CODES_PATH) -> int:
-    """Write the code file from the shipped tables (same tables, same bytes).
-
-    path (Path): The `.bin.gz` file to write.
-    RETURNS (int): The number of keys written.
-    """
-    pairs = sorted((key_hash(key), pack(lookup(key))) for key in all_keys())
-    hashes = array("Q", (h for h, _ in pairs))
-    if len(set(hashes)) != len(hashes):
-        raise ValueError("two knowledge keys share a 64-bit hash")
-    codes = array("I", (c for _, c in pairs))
-    if sys.byteorder == "big":  # the file is little-endian everywhere
-        hashes.byteswap()
-        codes.byteswap()
-    with open(path, "wb") as raw:
-        with gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as f:
-            f.write(hashes.tobytes() + codes.tobytes())
-    _CODES.pop(str(path), None)
-    return len(pairs)
-
-
-if __name__ == "__main__":
-    print(f"{write_codes()} keys written to {CODES_PATH}")
+    return pack(lookup(text))

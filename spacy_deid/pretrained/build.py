@@ -55,7 +55,6 @@ from .. import PRETRAINED_DIR, PIPELINES, __version__, pipeline_path
 from ..tagging.segments import listens_upstream
 from ..rules import prefilter
 from ..rules.ruler import PhiRuler
-from .. import safetynet  # noqa: F401 - registers phi_safety_net (pipeline_en.cfg)
 from .chunks import set_chunks
 from .provenance import file_record, headline_scores, training_record
 
