@@ -98,3 +98,24 @@ def test_load_overrides_needs_the_pipeline_config(tmp_path):
     assert load_overrides(tmp_path / "other", current) == set()
     (tmp_path / "config.cfg").write_text("not a config [", encoding="utf-8")
     assert load_overrides(component, current) == set()
+
+
+def test_model_components_take_load_time_settings():
+    """phi_skipchain and phi_hmm store their settings beside a model; a setting
+    given at load time still wins over the stored one."""
+    with make_tempdir() as path:
+        nlp = spacy.blank("en")
+        nlp.add_pipe("phi_skipchain", config={"min_chars": 3})
+        nlp.add_pipe("phi_hmm", config={"recall_bias": 0.0})
+        nlp.to_disk(path)
+        plain = spacy.load(path)
+        assert plain.get_pipe("phi_skipchain").cfg["min_chars"] == 3
+        overridden = {
+            "components": {
+                "phi_skipchain": {"min_chars": 6},
+                "phi_hmm": {"recall_bias": 0.5},
+            }
+        }
+        loaded = spacy.load(path, config=overridden)
+    assert loaded.get_pipe("phi_skipchain").cfg["min_chars"] == 6
+    assert loaded.get_pipe("phi_hmm").cfg["recall_bias"] == 0.5

@@ -193,9 +193,11 @@ class CfgModelSerializable:
         exclude (Iterable[str]): Fields to leave out.
         RETURNS: The component.
         """
+        # Settings given at load time win over the stored ones (`load_overrides`).
+        overrides = load_overrides(path, getattr(self, "cfg", {}))
         loaded: Dict[str, Any] = {}
         deserializers = {
-            "cfg": lambda p: loaded.update(cfg=srsly.read_json(p)),
+            "cfg": lambda p: loaded.update(cfg=without(srsly.read_json(p), overrides)),
             "model": lambda p: loaded.update(model=srsly.read_msgpack(p)),
         }
         util.from_disk(ensure_path(path), deserializers, exclude)

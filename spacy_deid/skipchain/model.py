@@ -130,7 +130,7 @@ class SkipChainModel:
         labels = list(data["labels"])
         weights = np.zeros((int(data["n_rows"]), len(labels)), dtype="f4")
         rows = np.frombuffer(data["rows"], dtype="i8")
-        values = np.frombuffer(data["values"], dtype="f4").reshape(len(rows), -1)
+        values = np.frombuffer(data["values"], dtype="f4").reshape(len(rows), len(labels))
         weights[rows] = values
         return cls(
             labels=labels,
