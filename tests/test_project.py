@@ -207,6 +207,8 @@ def test_project_packages(project, package):
 def test_project_hybrid_table(project):
     for model in ("crf_en", "crf_meddocan"):
         assert (project / "training" / model / "model-best" / "phi_crf").is_dir()
+        timing = project / "training" / model / "train_time.json"
+        assert json.loads(timing.read_text())["seconds"] > 0
     table = json.loads((project / "metrics" / "hybrid_table.json").read_text())
     for lang in ("en", "es"):
         scores = table[lang]["scores"]
