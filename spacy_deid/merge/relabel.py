@@ -1,4 +1,4 @@
-"""The `phi_relabel` component: give place-labelled names and kin words their type.
+"""The `phi_relabel` component: check each span's type with public knowledge.
 
 A tagger trained where names occur mostly in headers ("Nombre: ...") and
 places mostly in narrative learns the wrong type for a name in narrative text:
@@ -20,7 +20,13 @@ place (`place_labels`) with what public data knows (`spacy_deid.knowledge`):
   (`age_label`) are kept, the rest ("de") is not PHI. A street such as
   "Ramón Puga, 52" has no age and stays whole.
 
-The defaults change nothing; the MEDDOCAN pipeline sets them. On MEDDOCAN
+A span labelled as an occupation (`occupation_labels`) that has no word able to
+head a job title (`knowledge.occupations`: "dealer", "nurse", an "-er" or "-ist"
+noun; or an abbreviation of 2 to 4 capitals, "RN") is dropped: "banana" or
+"shoveling the driveway" named no job, and its surrogate would garble the note.
+
+The defaults change nothing; the MEDDOCAN pipeline sets the place settings,
+the English one the occupation label. On MEDDOCAN
 train, 2 of 2,580 gold place spans ("Sierra Leona") pass the name test.
 """
 
@@ -33,6 +39,7 @@ from ..core.cfg_io import CfgSerializable, is_str_list
 from ..core.extensions import ENTS, ENT_IOB, ENT_TYPE, FLAGS, SCORES, SOURCE_ATTR
 from ..core.extensions import install_extensions
 from ..knowledge import lookup
+from ..knowledge.occupations import names_an_occupation
 from ..tagging.ents import write_ents
 
 install_extensions()
@@ -51,6 +58,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "age_words": [],
     "particles": [],
     "min_name_count": 1000,
+    "occupation_labels": [],
 }
 
 
@@ -73,6 +81,7 @@ def make_phi_relabel(
     age_words: List[str],
     particles: List[str],
     min_name_count: int,
+    occupation_labels: List[str],
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -83,6 +92,7 @@ def make_phi_relabel(
     age_label (str): Label of an age; age_words (List[str]): "años", ...
     particles (List[str]): Name particles skipped by the name test ("de").
     min_name_count (int): People who must bear each name word.
+    occupation_labels (List[str]): Labels whose spans must name a job.
     """
     return PhiRelabel(
         name,
@@ -96,6 +106,7 @@ def make_phi_relabel(
         age_words=age_words,
         particles=particles,
         min_name_count=min_name_count,
+        occupation_labels=occupation_labels,
     )
 
 
@@ -115,14 +126,21 @@ class PhiRelabel(CfgSerializable):
         self._kin = {word.lower() for word in cfg["kin_words"]}
         self._ages = {word.lower() for word in cfg["age_words"]}
         self._particles = {word.lower() for word in cfg["particles"]}
+        self._occupations = set(cfg["occupation_labels"])
 
     def __call__(self, doc: Doc) -> Doc:
         """Check the type of every place-labelled entity."""
-        if not self._places or not any(e.label_ in self._places for e in doc.ents):
+        checked = self._places | self._occupations
+        if not checked or not any(e.label_ in checked for e in doc.ents):
             return doc
         ents: List[Span] = []
         for ent in doc.ents:
-            pieces = self._relabel(ent) if ent.label_ in self._places else [ent]
+            if ent.label_ in self._places:
+                pieces = self._relabel(ent)
+            elif ent.label_ in self._occupations:
+                pieces = [ent] if _names_a_job(ent) else []
+            else:
+                pieces = [ent]
             ents.extend(_copy_attrs(ent, piece) for piece in pieces)
         write_ents(doc, ents, default="outside")
         return doc
@@ -197,6 +215,7 @@ class PhiRelabel(CfgSerializable):
 def check_config(cfg: Dict[str, Any]) -> None:
     """Raise a ValueError for settings of the wrong shape."""
     for key in (
+        "occupation_labels",
         "place_labels",
         "clinician_cues",
         "kin_words",
@@ -210,6 +229,13 @@ def check_config(cfg: Dict[str, Any]) -> None:
             raise ValueError(f"{key} must be a label string ('' for none)")
     if not isinstance(cfg["min_name_count"], int) or cfg["min_name_count"] < 0:
         raise ValueError("min_name_count must be an integer >= 0")
+
+
+def _names_a_job(span: Span) -> bool:
+    """A job's head word, or an abbreviation of 2 to 4 capitals ("RN")."""
+    if names_an_occupation(span.text):
+        return True
+    return any(t.is_upper and t.is_alpha and 2 <= len(t) <= 4 for t in span)
 
 
 def _fold(word: str) -> str:

@@ -81,6 +81,20 @@ def test_places_streets_and_other_labels_are_kept(nlp, text, surface, label):
     assert ents_of(nlp.get_pipe("phi_relabel")(doc)) == [(surface, label)]
 
 
+@pytest.mark.parametrize(
+    "surface,kept",
+    [("casino dealer", True), ("RN", True), ("banana", False), ("the driveway", False)],
+)
+def test_occupation_spans_must_name_a_job(surface, kept):
+    nlp = make_converter_nlp("en")
+    nlp.add_pipe("phi_relabel", config={"occupation_labels": ["PROFESSION"]})
+    text = f"Works as {surface} and owns a dog named Rex."
+    doc = doc_with_ents(nlp, text, [(surface, "PROFESSION"), ("Rex", "PATIENT")])
+    found = ents_of(nlp.get_pipe("phi_relabel")(doc))
+    assert ((surface, "PROFESSION") in found) is kept
+    assert ("Rex", "PATIENT") in found
+
+
 def test_round_trip(nlp, tmp_path):
     nlp.get_pipe("phi_relabel").to_disk(tmp_path / "relabel")
     loaded = PhiRelabel().from_disk(tmp_path / "relabel")

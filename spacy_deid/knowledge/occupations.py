@@ -1,0 +1,47 @@
+"""Occupation words: does a phrase name a job?
+
+A tagger that has learnt professions in free phrasing ("works nights as a
+casino dealer") also tags phrases that name no job at all ("banana",
+"shoveling the driveway"), and a surrogate then turns them into a job title.
+A phrase names a job when one of its words is the head of a job title (the
+last word of one of Faker's 640 job titles, `Provider.jobs`, MIT licence:
+"dealer", "nurse", "librarian") or has an agent-noun ending ("-er", "-ist",
+"-ian": "stevedore" has neither, "welder" has both).
+"""
+
+import re
+from functools import lru_cache
+from typing import FrozenSet
+
+from faker.providers.job import Provider as _Jobs
+from faker.providers.job.en_US import Provider as _UsJobs
+
+AGENT_ENDINGS = (
+    "er", "or", "ist", "ian", "man", "men", "woman", "eer", "ier", "yer",
+    "smith", "wright",
+)  # fmt: skip
+_WORD = re.compile(r"[a-z]+")
+
+
+@lru_cache(maxsize=1)
+def occupation_heads() -> FrozenSet[str]:
+    """The head words of Faker's job titles ("Librarian, public" -> "librarian")."""
+    heads = set()
+    for title in set(_Jobs.jobs) | set(_UsJobs.jobs):
+        head = re.sub(r"\(.*?\)", "", title.split(",")[0]).lower()
+        words = _WORD.findall(head)
+        if words:
+            heads.add(words[-1])
+    return frozenset(heads)
+
+
+def is_occupation_word(word: str) -> bool:
+    """Whether a word can head a job title (a plural too: "nurses")."""
+    word = word.lower()
+    heads = occupation_heads()
+    return word in heads or word.rstrip("s") in heads or word.endswith(AGENT_ENDINGS)
+
+
+def names_an_occupation(text: str) -> bool:
+    """Whether any word of a phrase can head a job title."""
+    return any(is_occupation_word(word) for word in _WORD.findall(text.lower()))
