@@ -15,6 +15,7 @@ import ipaddress
 import re
 from typing import Callable, Dict, List, Optional, Tuple
 
+from ..knowledge import lookup
 from .lexicons.clinical import CLINICAL_WORDS
 from .lexicons.facilities import (
     FACILITY_HEADS,
@@ -448,6 +449,8 @@ def username(match: re.Match, span: Tuple[int, int]) -> Flags:
         return _accept()
     if not any(c.isdigit() for c in text) and (sep is None or not text.islower()):
         return None
+    if sep == "" and text.isalpha() and lookup(text).word_zipf >= 3.0:
+        return None  # a word where only the layout says login ("seen  3/4")
     return _accept()
 
 

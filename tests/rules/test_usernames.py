@@ -33,6 +33,13 @@ POSITIVES = [
     ),
     ("username.before_ip", "| jball76 | 192.194.109.80 |", "jball76", "USERNAME"),
     (
+        "username.log_row",
+        "qbrandvold  2071-02-11 22:41:07  viewed chart",
+        "qbrandvold",
+        "USERNAME",
+    ),
+    ("username.log_row", "audit\nrx7741\t02/11/2071 printed", "rx7741", "USERNAME"),
+    (
         "username.before_ip",
         "0600, kenneth.copeland, 172.103.174.10, VIEW",
         "kenneth.copeland",
@@ -60,6 +67,8 @@ NEGATIVES = [
     "| view | 10.1.2.3 |",
     "| READ | 10.1.2.3 |",
     "i.e. user e.g. login",
+    "seen  3/4/2070 in clinic",  # a word, not a login, before a date
+    "Seen on  3/4/2070",
 ]
 
 

@@ -1,7 +1,8 @@
 """USERNAME patterns: logins after a cue, and bracketed logins in audit lines.
 
 `user jsmith2`, `Username: jdoe`, `login id = kp85`, `Signed by: [jsmith2]`,
-sshd log lines (`Accepted password for jdoe from ...`), JSON logs (`"user":
+sshd log lines (`Accepted password for jdoe from ...`), audit-trail rows that
+start with a login and a date, JSON logs (`"user":
 "jdoe7"`), login shapes after "by" or in parentheses (`by marma52`,
 `(pagjo46)`), and access-log rows where a login precedes an IP address.
 The `username` validator requires a letter, rejects clinical tokens ("spo2",
@@ -66,6 +67,17 @@ PATTERNS: List[dict] = [
         "username.paren",
         r"\((?P<sep>)(?P<phi>" + _LOGIN + r")\)",
         score=0.7,
+    ),
+    # Audit-trail rows: a login first on the line, then a wide gap and a date
+    # ("jball76    2066-08-19 22:41  viewed chart", "kcopeland  08/19/2066").
+    _user(
+        "username.log_row",
+        BOL
+        + r"(?P<sep>)(?P<phi>[a-z][a-z0-9._\-]{2,30}|[A-Z]{1,4}\d{2,6})"
+        + r"(?:[ \t]{2,}|\t)"
+        + r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}\b",
+        flags="m",
+        score=0.75,
     ),
     # Access log rows: "| jball76 | 10.1.2.3 |", "0600,kenneth.copeland,10.1.2.3".
     _user(
