@@ -17,7 +17,14 @@ from spacy_deid.core.extensions import install_extensions
 from .conftest import ROOT, SESSION_KEY, listening_tagger_pipeline, run_python
 from .extras import need
 
-DEFAULT_PIPES = ["clinical_sentencizer", "phi_rules", "phi_ner", "phi_surrogates"]
+DEFAULT_PIPES = [
+    "clinical_sentencizer",
+    "phi_rules",
+    "phi_ner",
+    "phi_relabel",
+    "phi_safety_net",
+    "phi_surrogates",
+]
 RULES_PIPES = ["clinical_sentencizer", "phi_rules", "phi_surrogates"]
 # Shipped pipeline -> the config it is built from.
 SHIPPED = {
