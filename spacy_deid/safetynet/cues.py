@@ -10,6 +10,7 @@ June"); after a weak cue ("pt", "per") it is not ("pt may go home").
 """
 
 import re
+from functools import lru_cache
 from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 # Cue classes; the `labels` setting maps each to a PHI label.
@@ -111,10 +112,12 @@ ARROWS: Tuple[str, ...] = ("->", "-->", "=>", "\u2192")
 _PIECE = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)*|\d+|\S")
 
 
-def pieces(text: str) -> List[str]:
+@lru_cache(maxsize=1 << 16)
+def pieces(text: str) -> Tuple[str, ...]:
     """The lower-case pieces of a token or cue: letter runs (apostrophes
-    inside kept), digit runs, single other characters."""
-    return _PIECE.findall(text.lower())
+    inside kept), digit runs, single other characters. Cached: most words of
+    a batch repeat."""
+    return tuple(_PIECE.findall(text.lower()))
 
 
 class Cue(NamedTuple):

@@ -20,6 +20,8 @@ _AFTER_RELATIVE = frozenset({".", ":", ","})  # "sister, Fenella"
 _TITLES = frozenset(tuple(pieces(t)) for t in CLINICIAN_TITLES)
 _LINE_START = frozenset(tuple(pieces(t)) for t in LINE_START)
 _POST_NOMINALS = frozenset(tuple(pieces(t)) for t in POST_NOMINALS)
+# Every arrow ends with one of these characters.
+_ARROW_ENDS = frozenset(arrow[-1] for arrow in ARROWS)
 _ENDS_SIGN_OFF = frozenset({".", ",", "!", ")"})
 _LIST = frozenset({",", "and", "&"})
 
@@ -277,7 +279,9 @@ def _name_start(words: DocWords, reader: NameReader, end: int) -> Optional[int]:
 
 def around_arrows(words: DocWords, reader: NameReader) -> List[Candidate]:
     """Lone surnames on both sides of a sign-out arrow ("(okafor -> haugland)")."""
-    found = []
+    found: List[Candidate] = []
+    if not any(ch in w.text for w in words.words for ch in _ARROW_ENDS):
+        return found  # most notes have no arrow at all
     arrow_pieces = {tuple(pieces(arrow)) for arrow in ARROWS}
     position = 0
     while position < len(words):
