@@ -114,6 +114,8 @@ def test_default_pipeline_order(nlp_en):
         "clinical_sentencizer",
         "phi_rules",
         "phi_ner",
+        "phi_relabel",
+        "phi_safety_net",
         "phi_surrogates",
     ]
     ner = nlp_en.get_pipe("phi_ner")

@@ -21,7 +21,7 @@ CODE = "import spacy_deid.crfsuite.component  # noqa: F401\n"
 
 
 def test_spacy_train_crf_en(tmp_path):
-    write_jsonl(generate(12, seed=3, split="train"), str(tmp_path / "train.jsonl"))
+    write_jsonl(generate(30, seed=3, split="train"), str(tmp_path / "train.jsonl"))
     write_jsonl(generate(5, seed=4, split="dev"), str(tmp_path / "dev.jsonl"))
     (tmp_path / "code.py").write_text(CODE)
     out = tmp_path / "out"
@@ -42,7 +42,7 @@ def test_spacy_train_crf_en(tmp_path):
             "--code",
             str(tmp_path / "code.py"),
             "--components.phi_crf.max_iterations",
-            "15",
+            "30",
         ],  # fmt: skip
         capture_output=True,
         text=True,
