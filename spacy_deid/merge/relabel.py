@@ -25,8 +25,14 @@ head a job title (`knowledge.occupations`: "dealer", "nurse", an "-er" or "-ist"
 noun; or an abbreviation of 2 to 4 capitals, "RN") is dropped: "banana" or
 "shoveling the driveway" named no job, and its surrogate would garble the note.
 
+A span labelled as a name or a place (`word_labels`) made only of lower-case,
+very common English words (zipf >= `min_word_zipf`, and `is_common_word`: more
+used as a word than as a name; no digit) is dropped unless a cue word
+(`cue_words`: "wife", "dr") comes right before it: "availability" tagged as
+a person, "firewall" as a login, "lazy" as a country. "wife june" stays.
+
 The defaults change nothing; the MEDDOCAN pipeline sets the place settings,
-the English one the occupation label. On MEDDOCAN
+the English one the occupation and word settings. On MEDDOCAN
 train, 2 of 2,580 gold place spans ("Sierra Leona") pass the name test.
 """
 
@@ -59,6 +65,9 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "particles": [],
     "min_name_count": 1000,
     "occupation_labels": [],
+    "word_labels": [],
+    "min_word_zipf": 4.0,
+    "cue_words": [],
 }
 
 
@@ -84,6 +93,9 @@ def make_phi_relabel(
     particles: List[str],
     min_name_count: int,
     occupation_labels: List[str],
+    word_labels: List[str],
+    min_word_zipf: float,
+    cue_words: List[str],
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -95,6 +107,9 @@ def make_phi_relabel(
     particles (List[str]): Name particles skipped by the name test ("de").
     min_name_count (int): People who must bear each name word.
     occupation_labels (List[str]): Labels whose spans must name a job.
+    word_labels (List[str]): Labels whose spans may not be common words alone.
+    min_word_zipf (float): How common such a word is (zipf).
+    cue_words (List[str]): Words that keep a common-word span after them.
     """
     return PhiRelabel(
         name,
@@ -109,6 +124,9 @@ def make_phi_relabel(
         particles=particles,
         min_name_count=min_name_count,
         occupation_labels=occupation_labels,
+        word_labels=word_labels,
+        min_word_zipf=min_word_zipf,
+        cue_words=cue_words,
     )
 
 
@@ -129,10 +147,12 @@ class PhiRelabel(CfgSerializable):
         self._ages = {word.lower() for word in cfg["age_words"]}
         self._particles = {word.lower() for word in cfg["particles"]}
         self._occupations = set(cfg["occupation_labels"])
+        self._words = set(cfg["word_labels"])
+        self._cue_words = {_fold(word) for word in cfg["cue_words"]}
 
     def __call__(self, doc: Doc) -> Doc:
         """Check the type of every place-labelled entity."""
-        checked = self._places | self._occupations
+        checked = self._places | self._occupations | self._words
         if not checked or not any(e.label_ in checked for e in doc.ents):
             return doc
         ents: List[Span] = []
@@ -141,6 +161,8 @@ class PhiRelabel(CfgSerializable):
                 pieces = self._relabel(ent)
             elif ent.label_ in self._occupations:
                 pieces = [ent] if _names_a_job(ent) else []
+            elif ent.label_ in self._words:
+                pieces = [] if self._common_words_only(ent) else [ent]
             else:
                 pieces = [ent]
             ents.extend(_copy_attrs(ent, piece) for piece in pieces)
@@ -207,6 +229,19 @@ class PhiRelabel(CfgSerializable):
             if t.like_num and span.doc[t.i + 1].lower_ in self._ages
         ]
 
+    def _common_words_only(self, span: Span) -> bool:
+        """Lower-case common words alone, with no cue word right before."""
+        if span.start > 0 and _fold(span.doc[span.start - 1].text) in self._cue_words:
+            return False
+        words = [t for t in span if not t.is_punct and not t.is_space]
+        if not words or any(not (t.is_alpha and t.is_lower) for t in words):
+            return False
+        for t in words:
+            k = lookup(t.text)
+            if not k.is_common_word or k.word_zipf < self.cfg["min_word_zipf"]:
+                return False
+        return True
+
     def _load_cfg(self, cfg: Dict[str, Any]) -> None:
         merged = {**self.cfg, **cfg}
         check_config(merged)
@@ -218,6 +253,8 @@ def check_config(cfg: Dict[str, Any]) -> None:
     """Raise a ValueError for settings of the wrong shape."""
     for key in (
         "occupation_labels",
+        "word_labels",
+        "cue_words",
         "place_labels",
         "clinician_cues",
         "kin_words",
@@ -229,6 +266,8 @@ def check_config(cfg: Dict[str, Any]) -> None:
     for key in ("patient_label", "clinician_label", "kin_label", "age_label"):
         if not isinstance(cfg[key], str):
             raise ValueError(f"{key} must be a label string ('' for none)")
+    if not isinstance(cfg["min_word_zipf"], (int, float)):
+        raise ValueError("min_word_zipf must be a number")
     if not isinstance(cfg["min_name_count"], int) or cfg["min_name_count"] < 0:
         raise ValueError("min_name_count must be an integer >= 0")
 

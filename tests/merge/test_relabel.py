@@ -95,6 +95,27 @@ def test_occupation_spans_must_name_a_job(surface, kept):
     assert ("Rex", "PATIENT") in found
 
 
+WORDS = {"word_labels": ["PATIENT", "USERNAME"], "cue_words": ["wife"]}
+
+
+@pytest.mark.parametrize(
+    "text,surface,label,kept",
+    [
+        ("Check availability before noon.", "availability", "PATIENT", False),
+        ("It was sunny today.", "sunny", "PATIENT", False),
+        ("Pt seen with wife june today.", "june", "PATIENT", True),  # after a cue
+        ("Seen by Availability today.", "Availability", "PATIENT", True),  # a capital
+        ("Seen by brandvold today.", "brandvold", "USERNAME", True),  # no word
+        ("Logged by user42 today.", "user42", "USERNAME", True),  # a digit
+    ],
+)
+def test_common_words_alone_are_no_names(text, surface, label, kept):
+    nlp = make_converter_nlp("en")
+    nlp.add_pipe("phi_relabel", config=WORDS)
+    doc = doc_with_ents(nlp, text, [(surface, label)])
+    assert (ents_of(nlp.get_pipe("phi_relabel")(doc)) == [(surface, label)]) is kept
+
+
 def test_round_trip(nlp, tmp_path):
     nlp.get_pipe("phi_relabel").to_disk(tmp_path / "relabel")
     loaded = PhiRelabel().from_disk(tmp_path / "relabel")
