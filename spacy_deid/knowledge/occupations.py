@@ -1,7 +1,7 @@
 """Occupation words: does a phrase name a job?
 
 A tagger that has learnt professions in free phrasing ("works nights as a
-casino dealer") also tags phrases that name no job at all ("banana",
+crane operator") also tags phrases that name no job at all ("banana",
 "shoveling the driveway"), and a surrogate then turns them into a job title.
 A phrase names a job when one of its words is the head of a job title (the
 last word of one of Faker's 640 job titles, `Provider.jobs`, MIT licence:

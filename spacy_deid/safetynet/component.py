@@ -10,7 +10,7 @@ and looks like a name (`guard.NameGuard`):
   before an upper-case post-nominal ("MD", "DO"): DOCTOR;
 - after a patient cue ("pt", "mrs"), a relative ("sis", "wife") or a
   sign-off at a line's end ("Thanks,"): PATIENT;
-- a lone surname on either side of a sign-out arrow ("(okafor -> haugland)"):
+- a lone surname on either side of a sign-out arrow ("(ferraro -> lindgren)"):
   DOCTOR.
 
 A name extends over further name-like words, middle initials and hyphenated

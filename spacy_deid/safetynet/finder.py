@@ -278,7 +278,7 @@ def _name_start(words: DocWords, reader: NameReader, end: int) -> Optional[int]:
 
 
 def around_arrows(words: DocWords, reader: NameReader) -> List[Candidate]:
-    """Lone surnames on both sides of a sign-out arrow ("(okafor -> haugland)")."""
+    """Lone surnames on both sides of a sign-out arrow ("(ferraro -> lindgren)")."""
     found: List[Candidate] = []
     if not any(ch in w.text for w in words.words for ch in _ARROW_ENDS):
         return found  # most notes have no arrow at all

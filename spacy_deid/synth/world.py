@@ -146,7 +146,7 @@ def _plain(key: str) -> bool:
 
 
 def surname(rng: Random, split: str) -> str:
-    """A Census surname, as written (`Nakamura`, `McAllister`)."""
+    """A Census surname, as written (`Nakamura`, `McGillivray`)."""
     return display(_pick(rng, _surnames(split)))
 
 

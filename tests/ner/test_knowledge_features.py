@@ -29,7 +29,7 @@ def test_layer_gives_one_row_per_token():
 def test_token_features_v2_width():
     nlp = English()
     build = registry.architectures.get("spacy_deid.TokenFeatures.v2")
-    docs = [nlp.make_doc("Mrs. Okafor from Yakima")]
+    docs = [nlp.make_doc("Mrs. Ferraro from Duluth")]
     model = build(width=16, knowledge=True)
     model.initialize(X=docs)
     (out,) = model.predict(docs)

@@ -43,13 +43,13 @@ def ents(doc):
             [("Amber", "PATIENT"), ("Orsolya", "PATIENT"), ("Tamsin", "PATIENT")],
         ),
         ("dtr Fenella, and then home", [("Fenella", "PATIENT")]),
-        ("(okafor -> haugland)", [("okafor", "DOCTOR"), ("haugland", "DOCTOR")]),
+        ("(ferraro -> lindgren)", [("ferraro", "DOCTOR"), ("lindgren", "DOCTOR")]),
         ("Will call in the morning.\nThanks, Bo", [("Bo", "DOCTOR")]),
         ("Labs reviewed.\nThank you,\nBo\n", [("Bo", "DOCTOR")]),
         ("Message taken by gabriel woods", [("gabriel woods", "DOCTOR")]),
         ("Crew chief: Steve Hudson", [("Steve Hudson", "DOCTOR")]),
         ("Plan reviewed.\n-- carlito bernat\n", [("carlito bernat", "DOCTOR")]),
-        ("Signed: Darren 03/04/2091", [("Darren", "DOCTOR")]),
+        ("Signed: Darren 05/11/2093", [("Darren", "DOCTOR")]),
         ("O. Brandwijk, MD", [("O. Brandwijk", "DOCTOR")]),
         ("cc: Dr. Lindqvist-Oyelaran", [("Lindqvist-Oyelaran", "DOCTOR")]),
         ("Attending: Feliciano", [("Feliciano", "DOCTOR")]),
@@ -77,7 +77,7 @@ def test_finds_names_in_cue_positions(nlp, text, expected):
         "Pt Afebrile",
         "pt ambulating",
         "per ED",
-        "patient Monday",
+        "patient Sunday",
         "Thanks, will call",
         "Thanks, Bo will call",
         "Cr 1.2 -> 1.5, NC -> RA, ICU -> floor",
@@ -125,7 +125,7 @@ def test_known_non_phi_is_left_alone(nlp):
 def test_labels_setting_maps_and_switches_off_cue_classes():
     off = {"patient": None, "sign_off": None, "arrow": None}
     nlp = make_nlp(labels={**off, "clinician": "PROFESSION"})
-    doc = nlp("sis Fenella d/w dr. feliciano (okafor -> haugland)")
+    doc = nlp("sis Fenella d/w dr. feliciano (ferraro -> lindgren)")
     assert ents(doc) == [("Fenella", "PATIENT"), ("feliciano", "PROFESSION")]
     with pytest.raises(ValueError):
         make_nlp(labels={"nurse": "DOCTOR"})
@@ -177,7 +177,7 @@ def test_pipe_batch_matches_call(nlp):
         "pt may go home",
         "",
         "d/w dr. feliciano; sis Fenella",
-        "(okafor -> haugland)",
+        "(ferraro -> lindgren)",
     ]
     piped = [ents(doc) for doc in nlp.pipe(texts, batch_size=2)]
     assert piped == [ents(nlp(text)) for text in texts]

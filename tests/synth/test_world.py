@@ -24,7 +24,7 @@ def test_pools_are_large_and_disjoint(split):
 
 
 def test_display_writes_names_as_written():
-    assert world.display("mcallister") == "McAllister"
+    assert world.display("mcgillivray") == "McGillivray"
     assert world.display("new zealand") == "New Zealand"
     assert world.display("bosnia and herzegovina") == "Bosnia and Herzegovina"
     assert world.display("uk", acronyms=True) == "UK"

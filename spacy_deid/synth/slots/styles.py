@@ -10,7 +10,7 @@ from ..values import Person
 WORD_FIRSTS = (
     "Will", "May", "Hope", "Grant", "June", "Rose", "Faith", "Bo", "Joy",
     "Dawn", "Summer", "Grace", "Frank", "Art", "Bill", "Sky", "Autumn", "Ivy",
-    "Hunter", "Chase", "Sterling", "Pat", "Iris", "Gene", "Rusty", "Sunny",
+    "Forrest", "Chase", "Sterling", "Pat", "Iris", "Gene", "Rusty", "Sunny",
     "Honor", "Cash", "Lane", "Brook", "Ray", "Jack", "Holly", "Violet", "Ginger",
 )  # fmt: skip
 SHORT_ROLES = {
@@ -254,7 +254,7 @@ def s_trap(ctx: NoteContext, arg: str) -> None:
 
 
 DAY_WORDS = ("Thurs", "thurs", "thrus", "Tues", "tues", "Weds", "weds", "Sat",
-             "sat", "Sun", "sun", "Mon", "fri", "Fri", "friday", "monday")  # fmt: skip
+             "sat", "Sun", "sun", "Mon", "fri", "Fri", "Wed", "wed")  # fmt: skip
 
 
 @slot("dayabbr")
