@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 from typing import Callable, Dict, List
 
+from .. import blocks as B
 from ..context import NoteContext
 from . import audit, clinic, discharge, ed, icu, labs, pathology, psych, radiology
 from . import consult, ems, letter, operative, prescription, progress, referral
@@ -23,8 +24,52 @@ class KindSpec:
     dev: bool = False
 
 
+# Shared blocks appended to a kind's note: (probability, group, min, max lines).
+EXTRA = {
+    "signout": ((0.7, B.CENSUS, 1, 3), (0.8, B.WATCH, 1, 2)),
+    "nursing_handoff": ((0.35, B.CENSUS, 1, 3), (0.25, B.WATCH, 1, 1), (0.3, B.WORDNAME, 1, 2),
+                        (0.2, B.ORGS, 1, 2)),
+    "icu_nursing": ((0.25, B.SHORTDATE, 1, 3), (0.5, B.VITALS, 2, 3),
+                    (0.15, B.NOTIFY, 1, 2), (0.1, B.CENSUS, 1, 2)),
+    "audit_log": ((0.4, B.NOTIFY, 1, 2),),
+    "chart_access": ((0.4, B.NOTIFY, 1, 2),),
+    "lab_header": ((0.4, B.NOTIFY, 1, 2),),
+    "progress": ((0.3, B.SHORTDATE, 1, 3), (0.45, B.VITALS, 2, 3),
+                 (0.12, B.NOTIFY, 1, 2), (0.15, B.WORDNAME, 1, 2),
+                 (0.1, B.ORGS, 1, 1)),
+    "family_meeting": ((0.5, B.WORDNAME, 1, 2), (0.3, B.ORGS, 1, 2)),
+    "discharge": ((0.1, B.SHORTDATE, 1, 2), (0.1, B.WORDNAME, 1, 1),
+                  (0.08, B.LICENCE, 1, 1), (0.12, B.ORGS, 1, 2)),
+    "consult": ((0.15, B.SHORTDATE, 1, 2), (0.1, B.WORDNAME, 1, 1),
+                (0.1, B.ORGS, 1, 1)),
+    "transfer_form": ((0.4, B.LICENCE, 1, 3), (0.3, B.ORGS, 1, 1)),
+    "ed_triage": ((0.3, B.LICENCE, 1, 2), (0.2, B.ORGS, 1, 1)),
+    "outside_record": ((0.4, B.LICENCE, 1, 2), (0.2, B.ORGS, 1, 1)),
+    "field_record": ((0.3, B.LICENCE, 1, 2), (0.3, B.ORGS, 1, 2)),
+    "referral": ((0.2, B.LICENCE, 1, 2),),
+    "psych": ((0.3, B.ORGS, 1, 2), (0.2, B.WORDNAME, 1, 2)),
+    "clinic_comment": ((0.2, B.ORGS, 1, 1), (0.15, B.WORDNAME, 1, 1)),
+}  # fmt: skip
+
+
+def with_blocks(name: str, build: Builder) -> Builder:
+    """`build`, then the kind's shared blocks (`EXTRA`)."""
+    extra = EXTRA.get(name, ())
+
+    def run(ctx: NoteContext) -> None:
+        build(ctx)
+        for p, fams, lo, hi in extra:
+            B.maybe(ctx, p, fams, lo, hi)
+
+    run.__doc__ = build.__doc__
+    return run
+
+
 KINDS: Dict[str, KindSpec] = {
-    spec.name: spec
+    spec.name: KindSpec(
+        spec.name, with_blocks(spec.name, spec.build), spec.weight,
+        spec.informal, spec.dev,
+    )  # fmt: skip
     for spec in (
         KindSpec("discharge", discharge.build, 7.0),
         KindSpec("psych", psych.build, 2.0),
@@ -45,7 +90,7 @@ KINDS: Dict[str, KindSpec] = {
         KindSpec("pathology", pathology.build, 1.0, dev=True),
         KindSpec("telephone", telephone.build, 1.2, informal=True, dev=True),
         KindSpec("nursing_handoff", handoff.build, 1.2, informal=True),
-        KindSpec("signout", signout.build, 0.8, informal=True),
+        KindSpec("signout", signout.build, 1.4, informal=True),
         KindSpec("family_meeting", family_meeting.build, 0.8),
         KindSpec("portal_message", portal.build, 0.8, informal=True),
         KindSpec("chart_access", chart_access.build, 0.5),

@@ -18,9 +18,25 @@ HDR = group(
         "<Signout|handoff> {sur} -\\> {sur} @ {time}",
     ),
     fam(
+        "signout.hdr.night",
+        "<night signout|nf signout|night float list|weekend signout> {lcday} "
+        "{sdate:note} <from|fm>: {sur:lower} -\\> {sur:lower}",
+        "<covering|xc> {lcday}<| night|>: {sur:lower}[ / {sur:lower}]",
+    ),
+    fam(
         "signout.hdr.dev",
         "<overnight|nf> <covering|coverage>: {sur:lower} -\\> {sur:lower}[ {date:note}]",
         dev=True,
+    ),
+    fam(
+        "signout.hdr.nightdev",
+        "<overnight list|nights> ({lcday} {sdate:note}) - {sur:lower} to {sur:lower}",
+        dev=True,
+    ),
+    fam(
+        "signout.hdr.nighttest",
+        "{lcday:test} <nite|night> <s/o|handover>: {sur:lower} =\\> {sur:lower}",
+        test=True,
     ),
     fam(
         "signout.hdr.test",

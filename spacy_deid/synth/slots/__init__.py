@@ -6,10 +6,10 @@ without the title, the full date expression); other slots emit clinical text.
 """
 
 from . import clinical, contact, dates, patient, places, relatives, social, staff
-from . import styles
+from . import lists, styles
 from .clinical import conditions_for, med_record_text, med_text, vocab_for
 
 __all__ = [
     "clinical", "contact", "dates", "patient", "places", "relatives", "social",
-    "staff", "styles", "conditions_for", "med_record_text", "med_text", "vocab_for",
+    "staff", "styles", "lists", "conditions_for", "med_record_text", "med_text", "vocab_for",
 ]  # fmt: skip

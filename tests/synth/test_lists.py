@@ -1,0 +1,70 @@
+"""Shared list blocks: bed lists, call-back rows, word names, short dates."""
+
+import re
+
+import pytest
+
+from spacy_deid.synth import generate
+from spacy_deid.synth.slots.lists import word_firsts, word_surnames
+
+
+@pytest.fixture(scope="module")
+def train():
+    return list(generate(200, seed=21, split="train"))
+
+
+def _spans(note):
+    return sorted(note.spans, key=lambda s: s.start)
+
+
+def test_lowercase_patient_after_room(train):
+    hits = 0
+    for n in train:
+        spans = _spans(n)
+        for a, b in zip(spans, spans[1:], strict=False):
+            if a.label == "ROOM" and b.label == "PATIENT":
+                gap = n.text[a.end : b.start]
+                name = n.text[b.start : b.end]
+                if gap.strip() == "" and name.islower():
+                    hits += 1
+    assert hits >= 3, hits
+
+
+def test_username_then_time(train):
+    hits = 0
+    for n in train:
+        for s in n.spans:
+            if s.label == "USERNAME" and re.match(r" \d\d:\d\d", n.text[s.end :]):
+                hits += 1
+    assert hits >= 3, hits
+
+
+def test_new_classes_labelled(train):
+    found = {"ext": 0, "ssn4": 0, "lic": 0, "day": 0, "sdate": 0}
+    for n in train:
+        for s in n.spans:
+            val = n.text[s.start : s.end]
+            if s.label == "PHONE" and re.fullmatch(r"[xX]\d[\d-]+", val):
+                found["ext"] += 1
+            if s.label == "SSN" and re.fullmatch(r"\d{4}", val):
+                found["ssn4"] += 1
+            if s.label == "LICENSE":
+                found["lic"] += 1
+            if s.label == "DATE" and val in ("sun", "sat", "thurs", "tues", "wed"):
+                found["day"] += 1
+            if s.label == "DATE" and re.fullmatch(r"\d{1,2}/\d{1,2}", val):
+                found["sdate"] += 1
+    assert all(found.values()), found
+
+
+def test_ratios_unlabelled(train):
+    for n in train:
+        for m in re.finditer(r"(BP|FiO2) \d+/\d+|\b1/[24] tab", n.text):
+            for s in n.spans:
+                assert not (s.start < m.end() and m.start() < s.end), n.text[m.start():m.end()]
+
+
+def test_word_name_tables():
+    assert len(word_firsts("train")) >= 20
+    assert len(word_surnames("train")) >= 50
+    assert not set(word_firsts("train")) & set(word_firsts("test"))
