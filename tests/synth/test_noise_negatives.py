@@ -66,6 +66,9 @@ def test_eponyms_unannotated(notes_all):
         covered = _covered(note)
         for word in EPONYMS:
             for m in re.finditer(re.escape(word), note.text):
+                # a clinician surnamed Parkinson ("Scott Parkinson's note")
+                if any(s.start < m.start() < s.end for s in note.spans):
+                    continue
                 assert not any(covered[m.start() : m.end()]), (note.id, word)
                 found.add(word)
     assert len(found) >= 6
