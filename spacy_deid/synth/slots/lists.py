@@ -16,7 +16,7 @@ from ...knowledge.tables import load
 from .. import world
 from ..context import NoteContext, slot
 from ..data import states
-from ..pools import draw, name_in_pool
+from ..pools import draw, in_pool, name_in_pool
 from ..values import ascii_fold, shape
 
 # How many bearers a table name needs before it counts as a name people know.
@@ -250,6 +250,8 @@ def s_st(ctx: NoteContext, arg: str) -> None:
 def s_ssn4(ctx: NoteContext, arg: str) -> None:
     """`xxx-xx-4417` / `***-**-4417` / `last 4 4417`: SSN on the 4 digits."""
     last4 = ctx.p.ssn.replace("-", "").replace(" ", "")[-4:]
+    if not in_pool(last4, ctx.v.split):  # four digits alone are a pooled value
+        last4 = draw(lambda: shape("####", ctx.rng), ctx.v.split)
     ctx.add(ctx.choice(("xxx-xx-", "XXX-XX-", "***-**-", "###-##-", "")))
     ctx.phi(last4, "SSN")
 
