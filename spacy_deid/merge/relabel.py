@@ -31,6 +31,13 @@ used as a word than as a name; no digit) is dropped unless a cue word
 (`cue_words`: "wife", "dr") comes right before it: "availability" tagged as
 a person, "firewall" as a login, "lazy" as a country. "wife june" stays.
 
+Spans of a shape that is no PHI whatever their label (`not_phi.py`) are
+dropped: a number with its unit (`quantity_labels`: "20 lb", "148 mg/dL"),
+"a/b" that is no month and day either way (`fraction_labels`: "20/25"), one
+word that is a drug's name and hardly a person's (`drug_labels`), and a lone
+credential right after a person's name and a comma ("MA" in "Ana Ruiz, MA");
+a name span of `person_labels` loses its trailing ", CNM".
+
 The defaults change nothing; the MEDDOCAN pipeline sets the place settings,
 the English one the occupation and word settings. On MEDDOCAN
 train, 2 of 2,580 gold place spans ("Sierra Leona") pass the name test.
@@ -46,6 +53,9 @@ from ..core.extensions import ENTS, ENT_IOB, ENT_TYPE, FLAGS, SCORES, SOURCE_ATT
 from ..core.extensions import install_extensions
 from ..knowledge import lookup
 from ..knowledge.occupations import names_an_occupation
+from ..knowledge.credentials import is_credential
+from .not_phi import credential_start, follows_name, is_drug_word
+from .not_phi import is_non_date_fraction, is_quantity
 from ..tagging.ents import write_ents
 
 install_extensions()
@@ -68,6 +78,10 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "word_labels": [],
     "min_word_zipf": 4.0,
     "cue_words": [],
+    "quantity_labels": [],
+    "fraction_labels": [],
+    "drug_labels": [],
+    "person_labels": [],
 }
 
 
@@ -96,6 +110,10 @@ def make_phi_relabel(
     word_labels: List[str],
     min_word_zipf: float,
     cue_words: List[str],
+    quantity_labels: List[str],
+    fraction_labels: List[str],
+    drug_labels: List[str],
+    person_labels: List[str],
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -110,6 +128,11 @@ def make_phi_relabel(
     word_labels (List[str]): Labels whose spans may not be common words alone.
     min_word_zipf (float): How common such a word is (zipf).
     cue_words (List[str]): Words that keep a common-word span after them.
+    quantity_labels (List[str]): Labels whose spans may not be a quantity.
+    fraction_labels (List[str]): Labels whose spans may not be a non-date "a/b".
+    drug_labels (List[str]): Labels whose spans may not be a drug name alone.
+    person_labels (List[str]): Labels of person names: trailing credentials
+        are cut off, and a credential right after one is dropped.
     """
     return PhiRelabel(
         name,
@@ -127,6 +150,10 @@ def make_phi_relabel(
         word_labels=word_labels,
         min_word_zipf=min_word_zipf,
         cue_words=cue_words,
+        quantity_labels=quantity_labels,
+        fraction_labels=fraction_labels,
+        drug_labels=drug_labels,
+        person_labels=person_labels,
     )
 
 
@@ -149,14 +176,22 @@ class PhiRelabel(CfgSerializable):
         self._occupations = set(cfg["occupation_labels"])
         self._words = set(cfg["word_labels"])
         self._cue_words = {_fold(word) for word in cfg["cue_words"]}
+        self._quantities = set(cfg["quantity_labels"])
+        self._fractions = set(cfg["fraction_labels"])
+        self._drugs = set(cfg["drug_labels"])
+        self._persons = frozenset(cfg["person_labels"])
 
     def __call__(self, doc: Doc) -> Doc:
         """Check the type of every place-labelled entity."""
-        checked = self._places | self._occupations | self._words
+        checked = self._places | self._occupations | self._words | self._quantities
+        checked |= self._fractions | self._drugs | self._persons
         if not checked or not any(e.label_ in checked for e in doc.ents):
             return doc
         ents: List[Span] = []
         for ent in doc.ents:
+            if self._not_phi(ent):
+                continue
+            ent = self._without_credentials(ent)
             if ent.label_ in self._places:
                 pieces = self._relabel(ent)
             elif ent.label_ in self._occupations:
@@ -168,6 +203,31 @@ class PhiRelabel(CfgSerializable):
             ents.extend(_copy_attrs(ent, piece) for piece in pieces)
         write_ents(doc, ents, default="outside")
         return doc
+
+    def _not_phi(self, ent: Span) -> bool:
+        """A quantity, a non-date fraction, a drug or a credential after a name."""
+        label = ent.label_
+        if label in self._quantities and is_quantity(ent):
+            return True
+        if label in self._fractions and is_non_date_fraction(ent):
+            return True
+        if label in self._drugs and is_drug_word(ent, self.cfg["min_name_count"]):
+            return True
+        return bool(
+            self._persons
+            and len(ent) == 1
+            and is_credential(ent.text)
+            and follows_name(ent, self._persons)
+        )
+
+    def _without_credentials(self, ent: Span) -> Span:
+        """A person's name span without its trailing ", CNM"."""
+        if ent.label_ not in self._persons:
+            return ent
+        comma = credential_start(ent)
+        if comma is None:
+            return ent
+        return _copy_attrs(ent, Span(ent.doc, ent.start, comma, label=ent.label_))
 
     def _relabel(self, ent: Span) -> List[Span]:
         cfg = self.cfg
@@ -260,6 +320,10 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "kin_words",
         "age_words",
         "particles",
+        "quantity_labels",
+        "fraction_labels",
+        "drug_labels",
+        "person_labels",
     ):
         if not is_str_list(cfg[key]):
             raise ValueError(f"{key} must be a list of strings")

@@ -157,3 +157,72 @@ def test_shipped_pipeline_on_narrative(nlp_es, text, expected):
     found = {(e.text, e.label_) for e in doc.ents}
     assert expected <= found
     assert not any(e.label_ in ("CALLE", "PAIS") for e in doc.ents)
+
+
+SHAPES = {
+    "quantity_labels": ["AGE", "DOCTOR", "STREET"],
+    "fraction_labels": ["DATE"],
+    "drug_labels": ["DOCTOR", "PATIENT"],
+    "person_labels": ["DOCTOR", "PATIENT"],
+}
+
+
+@pytest.mark.parametrize(
+    "text,surface,label,kept",
+    [
+        ("Glucose 212 mg/dL this morning.", "212 mg/dL", "DOCTOR", False),
+        ("No lifting over 15 lb for a week.", "15", "AGE", False),
+        ("Insufflated to 12 mmHg without issue.", "12 mmHg", "STREET", False),
+        ("A 58 y/o man seen today.", "58", "AGE", True),  # "y/o" is no unit
+        ("bed 4: novak 58 m - pneumonia", "58", "AGE", True),  # the sex, not metres
+        ("Acuity 20/40 in the left eye.", "20/40", "DATE", False),
+        ("Strength 0/5 in the left foot.", "0/5", "DATE", False),
+        ("Seen again on 2/11 for review.", "2/11", "DATE", True),
+        ("Diagnosed 11/93, stable since.", "11/93", "DATE", True),  # month and year
+        ("Seen 25/7 in the clinic.", "25/7", "DATE", True),  # day first
+        ("Discussed starting Suboxone today.", "Suboxone", "DOCTOR", False),
+        ("Discussed with Dr. Quimby today.", "Quimby", "DOCTOR", True),
+    ],
+)
+def test_shapes_that_are_no_phi_are_dropped(text, surface, label, kept):
+    nlp = make_converter_nlp("en")
+    nlp.add_pipe("phi_relabel", config=SHAPES)
+    doc = doc_with_ents(nlp, text, [(surface, label)])
+    assert (ents_of(nlp.get_pipe("phi_relabel")(doc)) == [(surface, label)]) is kept
+
+
+def test_credentials_after_a_name_are_no_phi():
+    nlp = make_converter_nlp("en")
+    nlp.add_pipe("phi_relabel", config=SHAPES)
+    text = "Seen by Oriel Vantongeren, CNM and Bettina Sokol, RD, with Wex Ladd, PA-C."
+    ents = [
+        ("Oriel Vantongeren, CNM", "DOCTOR"),
+        ("Bettina Sokol", "DOCTOR"),
+        ("RD", "STATE"),
+        ("Wex Ladd, PA-C", "DOCTOR"),
+    ]
+    found = ents_of(nlp.get_pipe("phi_relabel")(doc_with_ents(nlp, text, ents)))
+    assert found == [
+        ("Oriel Vantongeren", "DOCTOR"),
+        ("Bettina Sokol", "DOCTOR"),
+        ("Wex Ladd", "DOCTOR"),
+    ]
+
+
+def test_a_state_after_a_city_or_a_given_name_after_a_surname_stays():
+    nlp = make_converter_nlp("en")
+    nlp.add_pipe("phi_relabel", config=SHAPES)
+    text = "Lives in Tolland, CT. Patient: VARGO, DANIEL; Dr. Ivo Tamm, MD."
+    ents = [
+        ("Tolland", "CITY"),
+        ("CT", "STATE"),
+        ("VARGO, DANIEL", "PATIENT"),
+        ("Ivo Tamm, MD", "DOCTOR"),
+    ]
+    found = ents_of(nlp.get_pipe("phi_relabel")(doc_with_ents(nlp, text, ents)))
+    assert found == [
+        ("Tolland", "CITY"),
+        ("CT", "STATE"),
+        ("VARGO, DANIEL", "PATIENT"),
+        ("Ivo Tamm", "DOCTOR"),
+    ]

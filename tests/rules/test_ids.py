@@ -24,6 +24,7 @@ ID_LABELS = {
 POSITIVES = [
     ("healthplan.mbi", "MBI 7TW3-KH8-PX52 on file", "7TW3-KH8-PX52", "HEALTHPLAN"),
     ("ssn.dashed", "SS card: 123-45-6789.", "123-45-6789", "SSN"),
+    ("ssn.masked", "benefits (xxx-xx-5182) on file", "xx-5182", "SSN"),  # token-aligned
     ("ssn.cued", "SSN 123 45 6789", "123 45 6789", "SSN"),
     ("ssn.cued", "Social Security Number: 123456789", "123456789", "SSN"),
     ("ssn.cued", "SS# 123-45-6789", "123-45-6789", "SSN"),

@@ -39,6 +39,8 @@ POSITIVES = [
         "USERNAME",
     ),
     ("username.log_row", "audit\nrx7741\t02/11/2071 printed", "rx7741", "USERNAME"),
+    ("username.then_time", "| K 6.8 | Y | hquarles2 18:44 |", "hquarles2", "USERNAME"),
+    ("username.then_time", "Result verified by tpellow 07:12", "tpellow", "USERNAME"),
     (
         "username.before_ip",
         "0600, kenneth.copeland, 172.103.174.10, VIEW",
@@ -69,6 +71,8 @@ NEGATIVES = [
     "i.e. user e.g. login",
     "seen  3/4/2070 in clinic",  # a word, not a login, before a date
     "Seen on  3/4/2070",
+    "| dose 08:00 | given 09:30 |",  # words, not logins, before a time
+    "verified by pharmacy 14:10",
 ]
 
 

@@ -137,6 +137,14 @@ PATTERNS: List[dict] = [
         validator="ssn",
         score=0.9,
     ),
+    # A masked SSN keeps its last four digits: "xxx-xx-4417", "***-**-2164".
+    make_pattern(
+        "ssn.masked",
+        "SSN",
+        r"(?<![\w\-*#])(?:[xX]{3}-[xX]{2}|\*{3}-\*{2}|#{3}-#{2})-(?P<phi>\d{4})(?![\w\-])",
+        priority=PRIO_SHAPE,
+        score=0.9,
+    ),
     _cued(
         "ssn.cued",
         "SSN",

@@ -2,7 +2,7 @@
 
 `user jsmith2`, `Username: jdoe`, `login id = kp85`, `Signed by: [jsmith2]`,
 sshd log lines (`Accepted password for jdoe from ...`), audit-trail rows that
-start with a login and a date, JSON logs (`"user":
+start with a login and a date, call-back rows with a login and a time, JSON logs (`"user":
 "jdoe7"`), login shapes after "by" or in parentheses (`by marma52`,
 `(pagjo46)`), and access-log rows where a login precedes an IP address.
 The `username` validator requires a letter, rejects clinical tokens ("spo2",
@@ -76,6 +76,16 @@ PATTERNS: List[dict] = [
         + r"(?P<sep>)(?P<phi>[a-z][a-z0-9._\-]{2,30}|[A-Z]{1,4}\d{2,6})"
         + r"(?:[ \t]{2,}|\t)"
         + r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}\b",
+        flags="m",
+        score=0.75,
+    ),
+    # Result call-back rows: a login alone at the start of a table cell, or
+    # after "verified by", then a clock time ("| jdoe4 18:44 |",
+    # "verified by kmarsh 07:12"); ordinary words are rejected by the validator.
+    _user(
+        "username.then_time",
+        r"(?:\|[ \t]*|(?<![\w\-])(?i:verified|acknowledged|ack)[ \t]+(?i:by[ \t]+)?)"
+        + r"(?P<sep>)(?P<phi>[a-z][a-z0-9._\-]{2,30})[ \t]+\d{1,2}:\d{2}\b",
         flags="m",
         score=0.75,
     ),

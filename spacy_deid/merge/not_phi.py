@@ -1,0 +1,120 @@
+"""Span shapes that are no PHI whatever label a detector gave them.
+
+A tagger trained on generated notes meets clinical notation it never saw and
+names it: "148 mg/dL" a clinician, "20 lb" an age, "20/25" (visual acuity) a
+date, "Sublocade" a surname, "MA" after "Ana Ruiz," a state. `phi_relabel`
+uses these tests to drop such spans (see its settings) and to cut a
+credential off the end of a name span ("Ruth Engebretsen, CNM").
+"""
+
+import re
+from typing import Optional
+
+from spacy.lang.char_classes import LIST_UNITS
+from spacy.tokens import Span
+
+from ..knowledge import lookup
+from ..knowledge.credentials import is_credential
+
+# spaCy's units of measure (km, mg, lb, ...) and the clinical ones it lacks.
+# Case matters: "L" is litres. Left out: units that are also words or the sex
+# after an age ("in", "t", "m" in "67 m"), and the one-capital magnitudes.
+_CLINICAL_UNITS = ("mL", "dL", "L", "mmHg", "mEq", "mmol", "IU", "bpm", "Gy", "kPa")
+_AMBIGUOUS = ("in", "t", "m", "T", "G", "M", "K")
+UNITS = (frozenset(LIST_UNITS) - frozenset(_AMBIGUOUS)) | frozenset(_CLINICAL_UNITS)
+# A ratio unit: "mg/dL", "mL/kg/h" (the first part a unit; "y/o" is none).
+_RATIO_UNIT = re.compile(r"^([A-Za-zµ]{1,4})(?:/[A-Za-z0-9.²³µ]{1,5})+$")
+_FRACTION = re.compile(r"^(\d{1,2})/(\d{1,2})$")
+
+
+def is_unit(text: str) -> bool:
+    """Whether a token is a unit of measure ("kg", "mmHg", "mg/dL").
+
+    text (str): The token's text.
+    RETURNS (bool): True for a unit.
+    """
+    if text in UNITS:
+        return True
+    ratio = _RATIO_UNIT.match(text)
+    return ratio is not None and ratio.group(1) in UNITS
+
+
+def is_quantity(span: Span) -> bool:
+    """Whether a span is a number with its unit ("20 lb", "148 mg/dL").
+
+    The unit may be the span's last token or the token right after it.
+
+    span (Span): The entity.
+    RETURNS (bool): True if the span holds a number, nothing but numbers and
+        units, and a unit ends it or follows it.
+    """
+    words = [t for t in span if not t.is_punct]
+    if not words or not words[0].like_num:
+        return False
+    if not all(t.like_num or is_unit(t.text) for t in words):
+        return False
+    if is_unit(words[-1].text):
+        return True
+    after = span.doc[span.end] if span.end < len(span.doc) else None
+    return after is not None and is_unit(after.text)
+
+
+def is_non_date_fraction(span: Span) -> bool:
+    """Whether a span is "a/b" that is no date either way ("20/25", "0/5").
+
+    span (Span): The entity.
+    RETURNS (bool): True for such a fraction (scores, visual acuity).
+    """
+    match = _FRACTION.match(span.text)
+    if match is None:
+        return False
+    first, second = int(match.group(1)), int(match.group(2))
+    month_first = 1 <= first <= 12  # "3/14", and "09/80" (month and year)
+    day_first = 1 <= second <= 12 and 1 <= first <= 31  # "20/5"
+    return not (month_first or day_first)
+
+
+def is_drug_word(span: Span, min_name_count: int) -> bool:
+    """Whether a span is one word that is a drug's name and hardly a person's.
+
+    span (Span): The entity.
+    min_name_count (int): People who must bear the word for it to count as a
+        name (then it is kept: "Flagyl" no, "Cole" yes).
+    RETURNS (bool): True for a drug name ("Sublocade", "EpiPen").
+    """
+    words = [t for t in span if not t.is_punct]
+    if len(words) != 1:
+        return False
+    k = lookup(words[0].text)
+    return k.is_drug and k.surname_count + k.given_count < min_name_count
+
+
+def credential_start(span: Span) -> Optional[int]:
+    """Where a trailing ", CREDENTIAL[, CREDENTIAL]" starts in a name span.
+
+    span (Span): The entity ("Ruth Engebretsen, CNM").
+    RETURNS (Optional[int]): The doc index of the first comma, or None if the
+        span does not end in credentials after a comma.
+    """
+    for token in span[1:]:
+        if token.text != ",":
+            continue
+        rest = span.doc[token.i + 1 : span.end].text.split(",")
+        if all(is_credential(part.replace(" ", "")) for part in rest):
+            return token.i
+    return None
+
+
+def follows_name(span: Span, person_labels: frozenset) -> bool:
+    """Whether a span comes right after a person's name and a comma.
+
+    span (Span): The entity ("MA" in "Ana Ruiz, MA").
+    person_labels (frozenset): The labels of person names.
+    RETURNS (bool): True if the token before is a comma and the one before
+        that ends a person-labelled entity.
+    """
+    doc = span.doc
+    if span.start < 2 or doc[span.start - 1].text != ",":
+        return False
+    before = doc[span.start - 2]
+    return before.ent_type_ in person_labels
