@@ -23,6 +23,7 @@ DEFAULT_PIPES = [
     "phi_ner",
     "phi_relabel",
     "phi_safety_net",
+    "phi_consistency",
     "phi_surrogates",
 ]
 RULES_PIPES = ["clinical_sentencizer", "phi_rules", "phi_surrogates"]

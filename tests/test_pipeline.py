@@ -116,8 +116,17 @@ def test_default_pipeline_order(nlp_en):
         "phi_ner",
         "phi_relabel",
         "phi_safety_net",
+        "phi_consistency",
         "phi_surrogates",
     ]
+
+
+def test_default_pipeline_marks_a_repeated_name(nlp_en):
+    # A name the tagger finds where a cue stands is also marked where none does.
+    text = "Pt Halvard Quennell seen on rounds. Plan discussed; halvard quennell agrees."
+    found = [(e.text, e.label_, e._.phi_source) for e in nlp_en(text).ents]
+    assert ("Halvard Quennell", "PATIENT", "phi_ner") in found
+    assert ("halvard quennell", "PATIENT", "consistency") in found
     ner = nlp_en.get_pipe("phi_ner")
     assert ner.cfg["overwrite_ents"] is True
     assert PROTECTED <= set(ner.cfg["protected_labels"])
