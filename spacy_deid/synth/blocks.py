@@ -92,6 +92,16 @@ WORDNAME = group(
         "{wfirst:lower} by phone.",
     ),
     fam(
+        "common.wordname.narr",
+        "{wfirst:pt} is keen to <keep driving|get back to the garden|go home>.",
+        "By {wfirst:pt}'s account<, the fall was mechanical|, pain started after "
+        "lunch|>.",
+        "<son|daughter|brother> {wfirst:lower} will come in {wdays:lower}.",
+        "<Pt|Patient|She|He> (known as {wfirst:pt}) <is pleasant|is cooperative>.",
+        "<Per|According to> {wfirst:rel}'s <account|report>, <pt|he|she> "
+        "<was confused|fell twice>.",
+    ),
+    fam(
         "common.wordname.dev",
         "<pt's|Pt's> <partner|cousin> {wfirst:rel} <stayed overnight|brought "
         "meds>; <nurse|tech> {wfirst:staff} present.",
@@ -191,6 +201,129 @@ ORGS = group(
         "common.iorg.test",
         "<member of the|on the> {iorg:club} <team|squad>; <employer|job>: "
         "{iorg:emp}; <snf|rehab>: {lchosp}.",
+        test=True,
+    ),
+)
+
+
+OBSERV = group(
+    fam(
+        "common.obs.holiday",
+        "<Fasting|Has been fasting|Plans to fast> during {obs:fast}<; discussed timing of "
+        "insulin| - reviewed hypoglycemia precautions|, takes meds after sunset|>.",
+        "<Plans to travel|Will travel|Hoping to travel> <for|over> {obs}<, wants "
+        "refills before leaving| to see family|>.",
+        "<Fell|Ran out of meds|Symptoms started> over {obs} weekend.",
+        "<Family gathering|Big family dinner|Visitors expected> <at|for> {obs}; "
+        "<wants to be home by then|asks about dc before|>.",
+        "<No alcohol since|Last drink was at|Stopped smoking for> {obs:lower}.",
+    ),
+    fam(
+        "common.obs.weekday",
+        "<Attends|Goes to> <AA|group|church|day program> on {wdays:pl}.",
+        "<HD|Dialysis|dialysis|iHD> {wdays:list}<| at outpatient unit| via R AVF>.",
+        "<PT|OT|Wound care> <sched|scheduled|planned> {lcday} {sdate}<| AM| PM>.",
+        "<Daughter|Son|Wife> visits {wdays:pl}<| and holidays>; next visit {lcday} AM.",
+        "<Works|Off work|Volunteers> {wdays:pl}<| only|, evenings>.",
+    ),
+    fam(
+        "common.obs.dev",
+        "observes {obs:fast}, <not eating|no food or water> <until dusk|during the day>; "
+        "<labs|clinic> moved to {wdays:pl}.",
+        dev=True,
+    ),
+    fam(
+        "common.obs.test",
+        "<away|out of town> <for|during> {obs} - <cb|call> after; HD <days|sched> "
+        "{wdays:list}.",
+        test=True,
+    ),
+)
+
+LROOM = group(
+    fam(
+        "common.lroom.bed",
+        "<Pt|pt|Patient> <moved to|now in|placed in> bed {lroom}<.| per charge RN.>",
+        "<Boarding in|Held in|In> hallway {lroom}<, awaiting bed| pending tele bed|>.",
+        "<ED|ed> <pod|Pod> {lroom:pod} bay {lroom:num}<| - on monitor|>.",
+        "<ED hall bed|ED hallway bed|hall bed> {lroom:num}<, no monitor|>.",
+        "<PACU|pacu|Recovery> bay {lroom:num}<, extubated|, stable| - vitals q15>.",
+        "<rm|Rm|RM> {lroom}<, isolation|, contact precautions|, bed by window|>.",
+    ),
+    fam(
+        "common.lroom.dev",
+        "<transferred|moved> from bay {lroom:num} to bed {lroom} <overnight|this am>.",
+        dev=True,
+    ),
+    fam(
+        "common.lroom.test",
+        "Location: <pod|Pod> {lroom:pod} / bay {lroom:num}<; prev hallway {lroom}|>",
+        test=True,
+    ),
+)
+
+PROF = group(
+    fam(
+        "common.prof.free",
+        "<Works weekends|Works nights|Works part-time|Still works> as {wjob:a}.",
+        "<He|She|Pt> is {wjob:a} at {org2:emp}.",
+        "<Retired|retired> {wjob}<, lives alone|, widowed|; active|>.",
+        "<A|a> {age}-year-old {wjob:teacher}< at {org2:school}|>.",
+        "<Former|Was a|Has been a|Is a> {wjob} by trade<; now on disability|>.",
+        "<Previously|Formerly> {wjob:a} for {org2:emp}<, laid off last year|>.",
+    ),
+    fam(
+        "common.prof.dev",
+        "<employment|job>: {wjob} <with|for> {org2:emp}; <retiring soon|full time>.",
+        dev=True,
+    ),
+    fam(
+        "common.prof.test",
+        "occupation - {wjob} (<self-employed|{org2:emp}>); spouse is {wjob:a}.",
+        test=True,
+    ),
+)
+
+ORG2 = group(
+    fam(
+        "common.org2.social",
+        "<Swims|Competes> for the {org2:swim} club team<, practices daily|>.",
+        "<Plays|Plays soccer> for {org2:fc}<; last game {wdays:lower}|>.",
+        "{org2:school}< —| -|:> Health Office",
+        "<Attends|Goes to|Prays at> {org2:worship} on <{wdays:fri}|weekends|holy days>.",
+        "<Sells cattle|Works> at {org2:auction}<, lots of dust exposure|>.",
+        "<Kids attend|Daughter attends|Son in grade 4 at> {org2:school}.",
+        "<Employer:|Works at|Laid off from> {org2:emp}.",
+    ),
+    fam(
+        "common.org2.dev",
+        "<Coach at|Member of> {org2:fc}; <worships|volunteers> at {org2:worship}.",
+        dev=True,
+    ),
+    fam(
+        "common.org2.test",
+        "{org2:school-lower} nurse <called|faxed>; <family|father> <trades at|"
+        "hauls to> {org2:auction}.",
+        test=True,
+    ),
+)
+
+HNICK = group(
+    fam(
+        "common.hnick.tele",
+        "<dispo to|d/c to|back to> {lchosp}<, bed avail| once auth|>.",
+        "hx <DTs|ETOH w/d|sz> (<icu at|admitted at> {lctown})",
+        "<transferred from|tx from|came from> {lchosp}<| overnight| w/ records>.",
+        "<icu at|was in icu at|intubated at> {lctown} <last yr|in the spring|x2>.",
+    ),
+    fam(
+        "common.hnick.dev",
+        "prior adm <@|at> {lctown}; <rehab|snf> at {lchosp} <after|before that>.",
+        dev=True,
+    ),
+    fam(
+        "common.hnick.test",
+        "<came over|sent> from {lchosp} - <was at|previously> {lctown} icu.",
         test=True,
     ),
 )

@@ -286,8 +286,8 @@ def test_phi_density_near_i2b2():
     notes = list(generate(800, seed=2))
     tokens = sum(len(n.text.split()) for n in notes)
     phi = sum(len(n.spans) for n in notes)
-    # 7.5: the telegraphic list and call-back blocks (`blocks.py`) are dense
-    assert 3.5 <= 100 * phi / tokens <= 7.5, 100 * phi / tokens
+    # 7.8: the telegraphic list, call-back and gen2 social blocks (`blocks.py`) are dense
+    assert 3.5 <= 100 * phi / tokens <= 7.8, 100 * phi / tokens
 
 
 def _is_school(name, schools):

@@ -68,3 +68,30 @@ def test_word_name_tables():
     assert len(word_firsts("train")) >= 20
     assert len(word_surnames("train")) >= 50
     assert not set(word_firsts("train")) & set(word_firsts("test"))
+
+
+def test_gen2_classes_labelled(train):
+    from spacy_deid.synth.slots.lists import OBSERVANCES, FASTS
+
+    obs = {o.lower() for o in OBSERVANCES + FASTS}
+    found = dict.fromkeys(("obs", "wday", "lroom", "bay", "prof", "org", "hosp", "wn"), 0)
+    for n in train:
+        for s in n.spans:
+            val, before = n.text[s.start : s.end], n.text[max(0, s.start - 40) : s.start]
+            if s.label == "DATE" and val.lower() in obs:
+                found["obs"] += 1
+            if s.label == "DATE" and re.fullmatch(r"[A-Z][a-z]+days", val):
+                found["wday"] += 1
+            if s.label == "ROOM" and re.search(r"(bed|hallway) $", before):
+                found["lroom"] += bool(re.search(r"[A-Za-z]", val))
+            if s.label == "ROOM" and re.search(r"(PACU|pacu|Recovery) bay $", before):
+                found["bay"] += 1
+            if s.label == "PROFESSION" and re.search(r"works \w+ as an? $", before, re.I):
+                found["prof"] += val[:1].islower()
+            if s.label == "ORGANIZATION" and n.text[s.end :].startswith(" club team"):
+                found["org"] += 1
+            if s.label == "HOSPITAL" and re.search(r"icu at $", before):
+                found["hosp"] += val.islower()
+            if s.label == "PATIENT" and n.text[s.end :].startswith(" is keen"):
+                found["wn"] += 1
+    assert all(found.values()), found

@@ -52,9 +52,19 @@ EXTRA = {
 }  # fmt: skip
 
 
+# Blocks appended to every prose kind below, each with its own chance.
+PROSE_KINDS = ("discharge", "psych", "progress", "consult", "nursing_handoff",
+               "signout", "family_meeting", "clinic_comment", "ed_triage",
+               "icu_nursing", "transfer_form", "outside_record", "field_record",
+               "referral")  # fmt: skip
+COMMON_EXTRA = ((0.12, B.OBSERV, 1, 1), (0.08, B.LROOM, 1, 1), (0.1, B.PROF, 1, 1),
+                (0.12, B.ORG2, 1, 1), (0.08, B.HNICK, 1, 1),
+                (0.04, B.WORDNAME, 1, 1))  # fmt: skip
+
+
 def with_blocks(name: str, build: Builder) -> Builder:
-    """`build`, then the kind's shared blocks (`EXTRA`)."""
-    extra = EXTRA.get(name, ())
+    """`build`, then the kind's shared blocks (`EXTRA`, `COMMON_EXTRA`)."""
+    extra = EXTRA.get(name, ()) + (COMMON_EXTRA if name in PROSE_KINDS else ())
 
     def run(ctx: NoteContext) -> None:
         build(ctx)

@@ -14,7 +14,7 @@ from typing import Tuple
 from ...knowledge.lookup import lookup
 from ...knowledge.tables import load
 from .. import world
-from ..context import NoteContext, slot
+from ..context import NoteContext, article, slot
 from ..data import states
 from ..pools import draw, in_pool, name_in_pool
 from ..values import ascii_fold, shape
@@ -308,3 +308,140 @@ def s_lchosp(ctx: NoteContext, arg: str) -> None:
     """`kessler manor`, `dayton general`: a facility nickname (HOSPITAL)."""
     val = _compose(ctx, FACILITY)
     ctx.phi(val.lower() if ctx.chance(0.7) else val, "HOSPITAL")
+
+
+# Religious and cultural observances and holidays (a DATE span each).
+OBSERVANCES = ("Ramadan", "Lent", "Passover", "Diwali", "Lunar New Year",
+               "Thanksgiving", "Yom Kippur", "Easter", "Christmas Eve",
+               "Eid al-Fitr", "Rosh Hashanah", "Hanukkah", "Christmas",
+               "Chinese New Year", "Good Friday", "Eid", "Fourth of July",
+               "Memorial Day", "Labor Day", "New Year's Eve")  # fmt: skip
+WEEKDAYS_FULL = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday",
+                 "Saturday", "Sunday")  # fmt: skip
+WD_ABBR = ("Mon", "Tues", "Tue", "Wed", "Weds", "Thurs", "Thu", "Fri", "Sat", "Sun",
+           "M", "W", "F", "T", "Th")  # fmt: skip
+WD_LISTS = (("Mon", "Wed", "Fri"), ("Tues", "Thurs", "Sat"), ("M", "W", "F"),
+            ("Tu", "Th", "Sa"), ("Tue", "Thu", "Sat"), ("MON", "WED", "FRI"),
+            ("mon", "wed", "fri"), ("tues", "thurs", "sat"))  # fmt: skip
+
+
+FASTS = ("Ramadan", "Lent", "Yom Kippur", "Ramadan", "Navratri", "Lent", "Ekadashi")
+
+
+@slot("obs")
+def s_obs(ctx: NoteContext, arg: str) -> None:
+    """`Ramadan`, `Diwali`: an observance or holiday (DATE); `lower` lower-cases;
+    `fast`: one kept by fasting."""
+    val = ctx.choice(FASTS if arg == "fast" else OBSERVANCES)
+    ctx.phi(val.lower() if arg == "lower" or ctx.chance(0.1) else val, "DATE")
+
+
+@slot("wdays")
+def s_wdays(ctx: NoteContext, arg: str) -> None:
+    """Weekdays as DATE spans. `pl`: `Saturdays` (`fri`: `Fridays`); `list`: `Tues/Thurs/Sat`
+    (each day its own span); `lower`: `sunday`."""
+    if arg == "list":
+        days = ctx.choice(WD_LISTS)
+        sep = ctx.choice(("/", "/", "-", ", ", " "))
+        for i, d in enumerate(days):
+            if i:
+                ctx.add(sep)
+            ctx.phi(d, "DATE")
+        return
+    day = "Friday" if arg == "fri" else ctx.choice(WEEKDAYS_FULL)
+    if arg in ("pl", "fri"):
+        day += "s"
+        ctx.phi(day.lower() if ctx.chance(0.2) else day, "DATE")
+    elif arg == "lower":
+        ctx.phi(day.lower(), "DATE")
+    else:
+        ctx.phi(day, "DATE")
+
+
+ROOM_SHAPES = ("L-##", "L##", "L-#", "L#", "##L", "#L", "L-###", "LL-#")
+
+
+@slot("lroom")
+def s_lroom(ctx: NoteContext, arg: str) -> None:
+    """A room/bed identifier with letters (ROOM): `C-12`, `H3`, `14B`;
+    `pod`: one letter (`B`); `num`: a bay or bed number (`11`)."""
+    r = ctx.rng
+    if arg == "pod":
+        ctx.phi(draw(lambda: r.choice("ABCDEFGHJK"), ctx.v.split), "ROOM")
+        return
+    if arg == "num":
+        val = draw(lambda: str(r.randint(1, 40)), ctx.v.split)
+        ctx.phi(val, "ROOM")
+        return
+    val = draw(lambda: shape(r.choice(ROOM_SHAPES), r), ctx.v.split)
+    ctx.phi(val.lower() if ctx.chance(0.15) else val, "ROOM")
+
+
+SCHOOL_LEVELS = ("high school", "middle school", "elementary school", "grade school",
+                 "junior high", "HS", "community college")  # fmt: skip
+SUBJECTS = ("chemistry", "math", "science", "history", "music", "art", "English",
+            "Spanish", "biology", "special ed", "PE", "band", "physics", "shop")  # fmt: skip
+
+
+@slot("wjob")
+def s_wjob(ctx: NoteContext, arg: str) -> None:
+    """A profession in lower case, Faker's titles in natural word order
+    (PROFESSION); `teacher`: `high school chemistry teacher` (no article);
+    `a`: with an article before the span."""
+    r = ctx.rng
+    if arg == "teacher":
+        val = f"{r.choice(SCHOOL_LEVELS)} {r.choice(SUBJECTS)} teacher"
+        if ctx.chance(0.3):
+            val = f"{r.choice(SUBJECTS)} teacher"
+    else:
+        job = ctx.v.profession()
+        val = job[0].lower() + job[1:] if not job[:2].isupper() else job
+    if arg == "a":
+        article(ctx, val)
+    ctx.phi(val, "PROFESSION")
+
+
+ANIMALS = ("Otters", "Herons", "Barracudas", "Dolphins", "Orcas", "Eagles",
+           "Stallions", "Badgers", "Foxes", "Wildcats", "Gators", "Lions")  # fmt: skip
+FC_NOUNS = ("United", "Rovers", "Athletic", "City", "Valley", "Rangers", "Strikers")
+VENUE = {
+    "fc": ("{t} {n} FC", "{t} {n}", "FC {t}", "{t} Youth Soccer Club",
+           "{t} Little League", "{t} YMCA"),
+    "swim": ("{t} {a}", "{s} {a}", "{t} {a}", "{t} Aquatic"),
+    "school": ("{s} Elementary School", "{t} Middle School", "{t} High School",
+               "{s} Elementary", "{t} Regional Middle School", "{s} Academy",
+               "{t} Intermediate School"),
+    "worship": ("{s} Mosque", "{t} Mosque", "{t} Islamic Center", "{t} Hindu Temple",
+                "Temple Beth {s}", "{s} Memorial Church", "{t} Baptist Church",
+                "St. {s} Parish", "{t} Gurdwara", "{t} Buddhist Temple",
+                "{t} Synagogue"),
+    "auction": ("{t} Livestock Auction", "{s} Sale Barn", "{t} Stockyards",
+                "{s} Livestock Exchange", "{t} Cattle Auction"),
+}  # fmt: skip
+
+
+@slot("org2")
+def s_org2(ctx: NoteContext, arg: str) -> None:
+    """Sports clubs, schools, places of worship, livestock auctions and
+    employers named in social history (ORGANIZATION), composed from the
+    split's towns and surnames; `-lower` lower-cases."""
+    kind, _, low = arg.partition("-")
+    r, split = ctx.rng, ctx.v.split
+    if kind == "emp":
+        val = ctx.v.organization("employer")
+    else:
+        val = draw(
+            lambda: r.choice(VENUE[kind]).format(
+                s=world.surname(r, split), t=world.us_town(r, split),
+                a=r.choice(ANIMALS), n=r.choice(FC_NOUNS),
+            ),
+            split,
+        )  # fmt: skip
+    ctx.phi(val.lower() if low else val, "ORGANIZATION")
+
+
+@slot("lctown")
+def s_lctown(ctx: NoteContext, arg: str) -> None:
+    """`icu at dayton`: a bare lower-case town naming its hospital (HOSPITAL)."""
+    val = world.us_town(ctx.rng, ctx.v.split)
+    ctx.phi(val.lower() if ctx.chance(0.8) else val, "HOSPITAL")
