@@ -93,6 +93,7 @@ VARS = {
     "synth_train": 60,
     "synth_dev": 20,
     "max_steps": 20,
+    "finetune_steps": 10,
     "meddocan_max_steps": 20,
     "eval_frequency": 10,
     "meddocan_dir": "../data/meddocan",
@@ -190,6 +191,15 @@ def test_project_trained(project, ner, pipeline, metrics, labels):
     if ner == "ner_en":  # the hand-written notes outside the generator
         scores = check_scores(project / "metrics" / "en_handwritten_scores.json")
         assert scores["binary_token"]["micro"]["recall"] > 0.0
+
+
+def test_project_finetuned(project):
+    import spacy
+
+    nlp = spacy.load(project / "training" / "ner_en_ft" / "model-best")
+    trained = spacy.load(project / "training" / "ner_en" / "model-best")
+    assert nlp.get_pipe("phi_ner").labels == trained.get_pipe("phi_ner").labels
+    assert (project / "training" / "ner_en_ft" / "train_log.jsonl").exists()
 
 
 @pytest.mark.parametrize("package", ["en_deid", "es_deid_meddocan"])
