@@ -198,15 +198,32 @@ def test_check_pipeline_refuses_unmerged_span_groups(nlp_rules):
     check_pipeline(nlp)
 
 
-def test_runner_computes_no_unread_scores(nlp_en, monkeypatch):
-    """`deidentify_items` on `en` computes no CRF marginals (nothing after
-    `phi_ner` reads span scores), gives the output it gives with them, with
-    one process and with two, and turns the scores back on after the run."""
+def test_runner_computes_no_unread_scores(monkeypatch):
+    """`deidentify_items` on `en` without `phi_consistency` (the one component
+    after `phi_ner` that reads span scores) computes no CRF marginals, gives
+    the output it gives with them, with one process and with two, and turns
+    the scores back on after the run."""
+    import spacy
+
+    from spacy_deid.tagging import tagger
+
+    nlp = spacy.load("spacy_deid", exclude=["phi_consistency"])
+    calls = count_calls(monkeypatch, tagger, "crf_marginals")
+    check_skipped_work(nlp, monkeypatch, calls)
+    assert nlp.get_pipe("phi_ner").with_scores
+
+
+def test_runner_keeps_scores_that_are_read(nlp_en, monkeypatch):
+    """`phi_consistency` in `en` spreads only confident spans: the run keeps
+    the scores it reads."""
+    from spacy_deid.synth import generate
     from spacy_deid.tagging import tagger
 
     calls = count_calls(monkeypatch, tagger, "crf_marginals")
-    check_skipped_work(nlp_en, monkeypatch, calls)
-    assert nlp_en.get_pipe("phi_ner").with_scores
+    notes = list(generate(2, seed=5, split="all"))
+    records = [Record(i, n.id, n.text, n.patient) for i, n in enumerate(notes)]
+    assert list(deidentify_items(nlp_en, records, batch_size=4))
+    assert calls
 
 
 def check_skipped_work(nlp, monkeypatch, calls: list) -> None:

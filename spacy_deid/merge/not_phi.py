@@ -106,15 +106,19 @@ def credential_start(span: Span) -> Optional[int]:
 
 
 def follows_name(span: Span, person_labels: frozenset) -> bool:
-    """Whether a span comes right after a person's name and a comma.
+    """Whether a span comes after a person's name, a comma and credentials.
 
-    span (Span): The entity ("MA" in "Ana Ruiz, MA").
+    span (Span): The entity ("MA" in "Ana Ruiz, MA", "CCM" in "Ana Ruiz, RN, CCM").
     person_labels (frozenset): The labels of person names.
-    RETURNS (bool): True if the token before is a comma and the one before
-        that ends a person-labelled entity.
+    RETURNS (bool): True if, skipping credentials and commas back from the span,
+        a comma follows a person-labelled token.
     """
     doc = span.doc
-    if span.start < 2 or doc[span.start - 1].text != ",":
+    i = span.start - 1
+    while i > 0 and doc[i].text == "," and is_credential(doc[i - 1].text):
+        if doc[i - 1].ent_type_ and doc[i - 1].ent_type_ in person_labels:
+            break
+        i -= 2
+    if i < 1 or doc[i].text != ",":
         return False
-    before = doc[span.start - 2]
-    return before.ent_type_ in person_labels
+    return doc[i - 1].ent_type_ in person_labels

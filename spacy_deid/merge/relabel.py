@@ -35,7 +35,8 @@ Spans of a shape that is no PHI whatever their label (`not_phi.py`) are
 dropped: a number with its unit (`quantity_labels`: "20 lb", "148 mg/dL"),
 "a/b" that is no month and day either way (`fraction_labels`: "20/25"), one
 word that is a drug's name and hardly a person's (`drug_labels`), and a lone
-credential right after a person's name and a comma ("MA" in "Ana Ruiz, MA");
+credential after a person's name, a comma and maybe other credentials ("MA" in
+"Ana Ruiz, MA" and "CCM" in "Ana Ruiz, RN, CCM", not "MA" in "Salem, MA");
 a name span of `person_labels` loses its trailing ", CNM".
 
 The defaults change nothing; the MEDDOCAN pipeline sets the place settings,
@@ -213,10 +214,10 @@ class PhiRelabel(CfgSerializable):
             return True
         if label in self._drugs and is_drug_word(ent, self.cfg["min_name_count"]):
             return True
+        # Only after a name: "MA" is also a state, "CNA" a patient's job.
         return bool(
             self._persons
-            and len(ent) == 1
-            and is_credential(ent.text)
+            and is_credential(ent.text.replace(" ", ""))
             and follows_name(ent, self._persons)
         )
 

@@ -194,18 +194,29 @@ def test_shapes_that_are_no_phi_are_dropped(text, surface, label, kept):
 def test_credentials_after_a_name_are_no_phi():
     nlp = make_converter_nlp("en")
     nlp.add_pipe("phi_relabel", config=SHAPES)
-    text = "Seen by Oriel Vantongeren, CNM and Bettina Sokol, RD, with Wex Ladd, PA-C."
+    text = (
+        "Seen by Oriel Vantongeren, CNM and Bettina Sokol, RD, with Wex Ladd, PA-C."
+        " Counselor: Juno Abarca, LCSW; Ilse Varga, RN, MA. Works as a CNA."
+    )
     ents = [
         ("Oriel Vantongeren, CNM", "DOCTOR"),
         ("Bettina Sokol", "DOCTOR"),
         ("RD", "STATE"),
         ("Wex Ladd, PA-C", "DOCTOR"),
+        ("Juno Abarca", "DOCTOR"),
+        ("LCSW", "HOSPITAL"),
+        ("Ilse Varga", "DOCTOR"),
+        ("MA", "STATE"),  # after a name and another credential
+        ("CNA", "PROFESSION"),  # no name before it: the patient's job
     ]
     found = ents_of(nlp.get_pipe("phi_relabel")(doc_with_ents(nlp, text, ents)))
     assert found == [
         ("Oriel Vantongeren", "DOCTOR"),
         ("Bettina Sokol", "DOCTOR"),
         ("Wex Ladd", "DOCTOR"),
+        ("Juno Abarca", "DOCTOR"),
+        ("Ilse Varga", "DOCTOR"),
+        ("CNA", "PROFESSION"),
     ]
 
 
