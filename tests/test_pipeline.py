@@ -11,6 +11,7 @@ from spacy_deid.io.records import Record
 from spacy_deid.run.runner import Result, check_deidentified, deidentify_items
 
 from .conftest import ROOT, run_python
+from .test_package import DEFAULT_PIPES
 
 PROTECTED = {"PHONE", "FAX", "EMAIL", "SSN", "MEDICALRECORD", "ZIP", "DATE", "AGE"}
 ES_NOTE = (
@@ -110,15 +111,7 @@ def test_same_patient_consistent_across_docs(nlp_rules):
 
 
 def test_default_pipeline_order(nlp_en):
-    assert nlp_en.pipe_names == [
-        "clinical_sentencizer",
-        "phi_rules",
-        "phi_ner",
-        "phi_relabel",
-        "phi_safety_net",
-        "phi_consistency",
-        "phi_surrogates",
-    ]
+    assert nlp_en.pipe_names == DEFAULT_PIPES
 
 
 def test_default_pipeline_marks_a_repeated_name(nlp_en):

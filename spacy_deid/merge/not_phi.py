@@ -4,7 +4,7 @@ A tagger trained on generated notes meets clinical notation it never saw and
 names it: "148 mg/dL" a clinician, "20 lb" an age, "20/25" (visual acuity) a
 date, "Sublocade" a surname, "MA" after "Ana Ruiz," a state. `phi_relabel`
 uses these tests to drop such spans (see its settings) and to cut a
-credential off the end of a name span ("Ruth Engebretsen, CNM").
+credential off the end of a name span ("Oriel Vantongeren, CNM").
 """
 
 import re
@@ -92,7 +92,7 @@ def is_drug_word(span: Span, min_name_count: int) -> bool:
 def credential_start(span: Span) -> Optional[int]:
     """Where a trailing ", CREDENTIAL[, CREDENTIAL]" starts in a name span.
 
-    span (Span): The entity ("Ruth Engebretsen, CNM").
+    span (Span): The entity ("Oriel Vantongeren, CNM").
     RETURNS (Optional[int]): The doc index of the first comma, or None if the
         span does not end in credentials after a comma.
     """

@@ -29,7 +29,7 @@ A span labelled as a name or a place (`word_labels`) made only of lower-case,
 very common English words (zipf >= `min_word_zipf`, and `is_common_word`: more
 used as a word than as a name; no digit) is dropped unless a cue word
 (`cue_words`: "wife", "dr") comes right before it: "availability" tagged as
-a person, "firewall" as a login, "lazy" as a country. "wife june" stays.
+a person, "firewall" as a login, "lazy" as a country. "wife opal" stays.
 
 Spans of a shape that is no PHI whatever their label (`not_phi.py`) are
 dropped: a number with its unit (`quantity_labels`: "20 lb", "148 mg/dL"),

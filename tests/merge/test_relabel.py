@@ -103,7 +103,7 @@ WORDS = {"word_labels": ["PATIENT", "USERNAME"], "cue_words": ["wife"]}
     [
         ("Check availability before noon.", "availability", "PATIENT", False),
         ("It was sunny today.", "sunny", "PATIENT", False),
-        ("Pt seen with wife june today.", "june", "PATIENT", True),  # after a cue
+        ("Pt seen with wife opal today.", "opal", "PATIENT", True),  # after a cue
         ("Seen by Availability today.", "Availability", "PATIENT", True),  # a capital
         ("Seen by brandvold today.", "brandvold", "USERNAME", True),  # no word
         ("Logged by user42 today.", "user42", "USERNAME", True),  # a digit

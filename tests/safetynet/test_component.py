@@ -77,7 +77,7 @@ def test_finds_names_in_cue_positions(nlp, text, expected):
         "Pt Afebrile",
         "pt ambulating",
         "per ED",
-        "patient Sunday",
+        "patient Saturday",
         "Thanks, will call",
         "Thanks, Bo will call",
         "Cr 1.2 -> 1.5, NC -> RA, ICU -> floor",

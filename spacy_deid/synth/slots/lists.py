@@ -3,11 +3,12 @@ surnames, rooms with a bed letter, short dates without a year, logins and
 extensions, word-like first names, licence numbers, masked SSNs and informal
 organisation and facility mentions.
 
-Word-like names ("hope", "page") are drawn from the shipped name tables
+Word-like names ("grace", "fisher") are drawn from the shipped name tables
 filtered by `knowledge.lookup`: a name people are given (or a surname) that is
 also an ordinary English word.
 """
 
+import calendar
 from functools import lru_cache
 from typing import Tuple
 
@@ -30,7 +31,7 @@ SEX_FORMS = ("{a}{s}", "{a}{s}", "{a} {s}", "{a}yo {s}", "{a}y{s}")
 
 @lru_cache(maxsize=None)
 def word_firsts(split: str) -> Tuple[str, ...]:
-    """Given names that are ordinary words (`Hope`, `Will`), in the pool."""
+    """Given names that are ordinary words (`Grace`, `Ivy`), in the pool."""
     return tuple(
         world.display(k)
         for k, c in sorted(load("given").items())
@@ -44,7 +45,7 @@ def word_firsts(split: str) -> Tuple[str, ...]:
 
 @lru_cache(maxsize=None)
 def word_surnames(split: str) -> Tuple[str, ...]:
-    """Surnames that are ordinary words (`Page`, `Hunter`), in the pool."""
+    """Surnames that are ordinary words (`Fisher`, `Cook`), in the pool."""
     return tuple(
         world.display(k)
         for k, c in sorted(load("surnames").items())
@@ -311,13 +312,11 @@ def s_lchosp(ctx: NoteContext, arg: str) -> None:
 
 
 # Religious and cultural observances and holidays (a DATE span each).
-OBSERVANCES = ("Ramadan", "Lent", "Passover", "Diwali", "Lunar New Year",
-               "Thanksgiving", "Yom Kippur", "Easter", "Christmas Eve",
-               "Eid al-Fitr", "Rosh Hashanah", "Hanukkah", "Christmas",
-               "Chinese New Year", "Good Friday", "Eid", "Fourth of July",
-               "Memorial Day", "Labor Day", "New Year's Eve")  # fmt: skip
-WEEKDAYS_FULL = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday",
-                 "Saturday", "Sunday")  # fmt: skip
+OBSERVANCES = ("Lent", "Passover", "Diwali", "Lunar New Year", "Yom Kippur",
+               "Easter", "Eid al-Fitr", "Rosh Hashanah", "Hanukkah",
+               "Chinese New Year", "Fourth of July", "Labor Day",
+               "New Year's Eve")  # fmt: skip
+WEEKDAYS_FULL = tuple(calendar.day_name)
 WD_ABBR = ("Mon", "Tues", "Tue", "Wed", "Weds", "Thurs", "Thu", "Fri", "Sat", "Sun",
            "M", "W", "F", "T", "Th")  # fmt: skip
 WD_LISTS = (("Mon", "Wed", "Fri"), ("Tues", "Thurs", "Sat"), ("M", "W", "F"),
@@ -325,12 +324,12 @@ WD_LISTS = (("Mon", "Wed", "Fri"), ("Tues", "Thurs", "Sat"), ("M", "W", "F"),
             ("mon", "wed", "fri"), ("tues", "thurs", "sat"))  # fmt: skip
 
 
-FASTS = ("Ramadan", "Lent", "Yom Kippur", "Ramadan", "Navratri", "Lent", "Ekadashi")
+FASTS = ("Lent", "Yom Kippur", "Navratri", "Lent", "Ekadashi")
 
 
 @slot("obs")
 def s_obs(ctx: NoteContext, arg: str) -> None:
-    """`Ramadan`, `Diwali`: an observance or holiday (DATE); `lower` lower-cases;
+    """`Diwali`, `Lent`: an observance or holiday (DATE); `lower` lower-cases;
     `fast`: one kept by fasting."""
     val = ctx.choice(FASTS if arg == "fast" else OBSERVANCES)
     ctx.phi(val.lower() if arg == "lower" or ctx.chance(0.1) else val, "DATE")
@@ -338,8 +337,9 @@ def s_obs(ctx: NoteContext, arg: str) -> None:
 
 @slot("wdays")
 def s_wdays(ctx: NoteContext, arg: str) -> None:
-    """Weekdays as DATE spans. `pl`: `Saturdays` (`fri`: `Fridays`); `list`: `Tues/Thurs/Sat`
-    (each day its own span); `lower`: `sunday`."""
+    """Weekdays as DATE spans. `pl`: a plural (`fri`: the fifth day's plural);
+    `list`: abbreviations with separators (each day its own span); `lower`:
+    lower case."""
     if arg == "list":
         days = ctx.choice(WD_LISTS)
         sep = ctx.choice(("/", "/", "-", ", ", " "))
@@ -348,7 +348,7 @@ def s_wdays(ctx: NoteContext, arg: str) -> None:
                 ctx.add(sep)
             ctx.phi(d, "DATE")
         return
-    day = "Friday" if arg == "fri" else ctx.choice(WEEKDAYS_FULL)
+    day = WEEKDAYS_FULL[4] if arg == "fri" else ctx.choice(WEEKDAYS_FULL)
     if arg in ("pl", "fri"):
         day += "s"
         ctx.phi(day.lower() if ctx.chance(0.2) else day, "DATE")
@@ -363,7 +363,7 @@ ROOM_SHAPES = ("L-##", "L##", "L-#", "L#", "##L", "#L", "L-###", "LL-#")
 
 @slot("lroom")
 def s_lroom(ctx: NoteContext, arg: str) -> None:
-    """A room/bed identifier with letters (ROOM): `C-12`, `H3`, `14B`;
+    """A room/bed identifier with letters (ROOM): `D-7`, `K4`, `14B`;
     `pod`: one letter (`B`); `num`: a bay or bed number (`11`)."""
     r = ctx.rng
     if arg == "pod":
@@ -386,7 +386,7 @@ SUBJECTS = ("chemistry", "math", "science", "history", "music", "art", "English"
 @slot("wjob")
 def s_wjob(ctx: NoteContext, arg: str) -> None:
     """A profession in lower case, Faker's titles in natural word order
-    (PROFESSION); `teacher`: `high school chemistry teacher` (no article);
+    (PROFESSION); `teacher`: `middle school band teacher` (no article);
     `a`: with an article before the span."""
     r = ctx.rng
     if arg == "teacher":
