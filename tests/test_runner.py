@@ -208,7 +208,7 @@ def test_runner_computes_no_unread_scores(monkeypatch):
     from spacy_deid.tagging import tagger
 
     nlp = spacy.load("spacy_deid", exclude=["phi_consistency"])
-    calls = count_calls(monkeypatch, tagger, "crf_marginals")
+    calls = count_calls(monkeypatch, tagger, "crf_marginals_seqs")
     check_skipped_work(nlp, monkeypatch, calls)
     assert nlp.get_pipe("phi_ner").with_scores
 
@@ -219,7 +219,7 @@ def test_runner_keeps_scores_that_are_read(nlp_en, monkeypatch):
     from spacy_deid.synth import generate
     from spacy_deid.tagging import tagger
 
-    calls = count_calls(monkeypatch, tagger, "crf_marginals")
+    calls = count_calls(monkeypatch, tagger, "crf_marginals_seqs")
     notes = list(generate(2, seed=5, split="all"))
     records = [Record(i, n.id, n.text, n.patient) for i, n in enumerate(notes)]
     assert list(deidentify_items(nlp_en, records, batch_size=4))

@@ -15,6 +15,7 @@ from spacy.tokens import Span
 
 from ..knowledge import lookup
 from ..knowledge.credentials import is_credential
+from ..text.datenames import MONTHS, WEEKDAYS
 
 # spaCy's units of measure (km, mg, lb, ...) and the clinical ones it lacks.
 # Case matters: "L" is litres. Left out: units that are also words or the sex
@@ -25,6 +26,22 @@ UNITS = (frozenset(LIST_UNITS) - frozenset(_AMBIGUOUS)) | frozenset(_CLINICAL_UN
 # A ratio unit: "mg/dL", "mL/kg/h" (the first part a unit; "y/o" is none).
 _RATIO_UNIT = re.compile(r"^([A-Za-zµ]{1,4})(?:/[A-Za-z0-9.²³µ]{1,5})+$")
 _FRACTION = re.compile(r"^(\d{1,2})/(\d{1,2})$")
+# Gestational ages: "33 2/7" (weeks and sevenths), "26w3d", "35wk 1d".
+_GA_SEVENTHS = re.compile(r"(?:^|\s|-)(\d{2})\s+[0-6]/7(?:\s*(?:wk|wks|weeks?))?$")
+_GA_DAYS = re.compile(r"^(\d{2})\s*w(?:ks?)?\s*\+?[0-6]\s*d$", re.IGNORECASE)
+_SEVENTHS = re.compile(r"^[0-6]/7$")
+_WEEK_WORDS = frozenset(("w", "wk", "wks", "week", "weeks"))
+_GA_WEEKS = range(20, 45)
+# Month, weekday and season names and their abbreviations, lower case.
+_DATE_WORDS = frozenset(
+    [name.lower() for name in MONTHS + WEEKDAYS]
+    + [name[:3].lower() for name in MONTHS + WEEKDAYS]
+    + ["sept", "tues", "thur", "thurs", "weds"]
+    + ["spring", "summer", "fall", "autumn", "winter"]
+    + ["day", "days", "eve", "night", "week", "weekend", "month", "year", "years"]
+)
+# Lower-case holidays ("easter", "labor day") are used less than this.
+_DATE_WORD_ZIPF = 5.0
 
 
 def is_unit(text: str) -> bool:
@@ -72,6 +89,53 @@ def is_non_date_fraction(span: Span) -> bool:
     month_first = 1 <= first <= 12  # "3/14", and "09/80" (month and year)
     day_first = 1 <= second <= 12 and 1 <= first <= 31  # "20/5"
     return not (month_first or day_first)
+
+
+def is_gestational_age(span: Span) -> bool:
+    """Whether a span is a gestational age: weeks and days ("33 2/7",
+    "26w3d", "PMA 35 3/7"), or "5/7" right after a number of weeks ("ex-30
+    5/7") or right before "wk".
+
+    span (Span): The entity.
+    RETURNS (bool): True for a gestational age (20 to 44 weeks).
+    """
+    text = span.text
+    match = _GA_SEVENTHS.search(text) or _GA_DAYS.match(text)
+    if match is not None:
+        return int(match.group(1)) in _GA_WEEKS
+    if not _SEVENTHS.match(text):
+        return False
+    doc = span.doc
+    before = doc[span.start - 1].text if span.start > 0 else ""
+    after = doc[span.end].lower_ if span.end < len(doc) else ""
+    weeks = re.search(r"(?:^|\D)(\d{2})$", before)
+    return (weeks is not None and int(weeks.group(1)) in _GA_WEEKS) or after in _WEEK_WORDS
+
+
+def is_wordless_date(span: Span) -> bool:
+    """Whether a date-labelled span holds nothing a date is written with: no
+    digit, no month, weekday, season or other calendar word, and only very
+    common lower-case English words or abbreviations of 2 or 3 capitals
+    ("OD", "clear", "would"). Capitalised words are kept (holidays), and so
+    are lower-case words less common than `_DATE_WORD_ZIPF`.
+
+    span (Span): The entity.
+    RETURNS (bool): True for such a span.
+    """
+    words = [t for t in span if not t.is_punct and not t.is_space]
+    text = span.text.lower().rstrip(".")
+    if not words or any(c.isdigit() for c in text) or text in _DATE_WORDS:
+        return False
+    for token in words:
+        word = token.text.rstrip(".")
+        if not token.is_alpha or word.lower() in _DATE_WORDS:
+            return False
+        if word.isupper() and len(word) <= 3:
+            continue
+        k = lookup(word)
+        if not (word.islower() and k.is_common_word and k.word_zipf >= _DATE_WORD_ZIPF):
+            return False
+    return True
 
 
 def is_drug_word(span: Span, min_name_count: int) -> bool:

@@ -34,7 +34,10 @@ a person, "firewall" as a login, "lazy" as a country. "wife opal" stays.
 Spans of a shape that is no PHI whatever their label (`not_phi.py`) are
 dropped: a number with its unit (`quantity_labels`: "20 lb", "148 mg/dL"),
 "a/b" that is no month and day either way (`fraction_labels`: "20/25"), one
-word that is a drug's name and hardly a person's (`drug_labels`), and a lone
+word that is a drug's name and hardly a person's (`drug_labels`), a
+gestational age (`gestation_labels`: "33 2/7", "26w3d"), a date span with no
+digit, no month, weekday or season and no capitalised word (`date_labels`:
+"OD", "would"), and a lone
 credential after a person's name, a comma and maybe other credentials ("MA" in
 "Ana Ruiz, MA" and "CCM" in "Ana Ruiz, RN, CCM", not "MA" in "Salem, MA");
 a name span of `person_labels` loses its trailing ", CNM".
@@ -56,7 +59,8 @@ from ..knowledge import lookup
 from ..knowledge.occupations import names_an_occupation
 from ..knowledge.credentials import is_credential
 from .not_phi import credential_start, follows_name, is_drug_word
-from .not_phi import is_non_date_fraction, is_quantity
+from .not_phi import is_gestational_age, is_non_date_fraction, is_quantity
+from .not_phi import is_wordless_date
 from ..tagging.ents import write_ents
 
 install_extensions()
@@ -83,6 +87,8 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "fraction_labels": [],
     "drug_labels": [],
     "person_labels": [],
+    "gestation_labels": [],
+    "date_labels": [],
 }
 
 
@@ -115,6 +121,8 @@ def make_phi_relabel(
     fraction_labels: List[str],
     drug_labels: List[str],
     person_labels: List[str],
+    gestation_labels: List[str],
+    date_labels: List[str],
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -134,6 +142,10 @@ def make_phi_relabel(
     drug_labels (List[str]): Labels whose spans may not be a drug name alone.
     person_labels (List[str]): Labels of person names: trailing credentials
         are cut off, and a credential right after one is dropped.
+    gestation_labels (List[str]): Labels whose spans may not be a gestational
+        age.
+    date_labels (List[str]): Labels of dates, whose spans must hold a digit,
+        a calendar word, a capitalised word or a less common word.
     """
     return PhiRelabel(
         name,
@@ -155,6 +167,8 @@ def make_phi_relabel(
         fraction_labels=fraction_labels,
         drug_labels=drug_labels,
         person_labels=person_labels,
+        gestation_labels=gestation_labels,
+        date_labels=date_labels,
     )
 
 
@@ -181,11 +195,14 @@ class PhiRelabel(CfgSerializable):
         self._fractions = set(cfg["fraction_labels"])
         self._drugs = set(cfg["drug_labels"])
         self._persons = frozenset(cfg["person_labels"])
+        self._gestations = set(cfg["gestation_labels"])
+        self._dates = set(cfg["date_labels"])
 
     def __call__(self, doc: Doc) -> Doc:
         """Check the type of every place-labelled entity."""
         checked = self._places | self._occupations | self._words | self._quantities
         checked |= self._fractions | self._drugs | self._persons
+        checked |= self._gestations | self._dates
         if not checked or not any(e.label_ in checked for e in doc.ents):
             return doc
         ents: List[Span] = []
@@ -206,9 +223,14 @@ class PhiRelabel(CfgSerializable):
         return doc
 
     def _not_phi(self, ent: Span) -> bool:
-        """A quantity, a non-date fraction, a drug or a credential after a name."""
+        """A quantity, a non-date fraction, a gestational age, a date with
+        nothing of a date, a drug or a credential after a name."""
         label = ent.label_
         if label in self._quantities and is_quantity(ent):
+            return True
+        if label in self._gestations and is_gestational_age(ent):
+            return True
+        if label in self._dates and is_wordless_date(ent):
             return True
         if label in self._fractions and is_non_date_fraction(ent):
             return True
@@ -325,6 +347,8 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "fraction_labels",
         "drug_labels",
         "person_labels",
+        "gestation_labels",
+        "date_labels",
     ):
         if not is_str_list(cfg[key]):
             raise ValueError(f"{key} must be a list of strings")

@@ -70,7 +70,7 @@ MISSING = -1
 # tokens, not with n_docs * longest; a runner batch of 64 notes is one group,
 # so each time step runs on every note still running. Grouping changes the
 # emission scores only by float rounding (~1e-5). Decoding is grouped in
-# `tagging.tagger` (MAX_CRF_TOKENS, MAX_CRF_SLOTS).
+# `tagging.tagger` (MAX_CRF_TOKENS).
 MAX_PREDICT_TOKENS = 32768
 # Recall settings, read at prediction time. A model saved before they existed
 # loads with the constructor's values (these defaults unless configured).
@@ -348,19 +348,16 @@ class PhiEntityRecognizer(BiluoTagger, TrainablePipe):
             return log_softmax(biased)
         return biased
 
-    def tag_probs(
-        self, emissions: np.ndarray, lengths: np.ndarray, params: CRFParams
-    ) -> np.ndarray:
+    def tag_probs(self, seqs: List[np.ndarray], params: CRFParams) -> List[np.ndarray]:
         """CRF marginals, or softmax probabilities (cfg "loss").
 
-        emissions (ndarray): Decoding scores (B, T, K).
-        lengths (ndarray): Doc lengths (B,).
+        seqs (List[ndarray]): Decoding scores (n_tokens, K) per doc.
         params (CRFParams): The CRF scores.
-        RETURNS (ndarray): (B, T, K) probabilities.
+        RETURNS (List[ndarray]): (n_tokens, K) probabilities per doc.
         """
         if self.cfg["loss"] == "softmax":
-            return np.exp(emissions)
-        return super().tag_probs(emissions, lengths, params)
+            return [np.exp(seq) for seq in seqs]
+        return super().tag_probs(seqs, params)
 
     def annotation_settings(self) -> Tuple[Dict[str, float], Optional[str]]:
         """RETURNS (Tuple[Dict[str, float], Optional[str]]): The thresholds

@@ -30,11 +30,13 @@ CATEGORY_ESCAPES = {
 }
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=8)
 def parse(pattern: str, flags: int) -> "sre_parse.SubPattern":
-    """The parse tree of a pattern, once per process for the scout and the
-    gate of each (parsing a long pattern takes longer than compiling it).
-    Callers only read it."""
+    """The parse tree of a pattern, shared by its scout and gate, which are
+    built one after the other (parsing a long pattern takes longer than
+    compiling it); both are cached themselves, so only the last few trees
+    are kept (all of them would be about 450,000 objects for the collector
+    to walk). Callers only read it."""
     return sre_parse.parse(pattern, flags)
 
 

@@ -19,19 +19,17 @@ from spacy.tokens import Doc, Span, SpanGroup
 from spacy.util import minibatch
 
 from ..core.extensions import SCORES, SENTS
-from .crf import BiluoLabels, CRFParams, crf_marginals, length_groups, pad_batch
-from .crf import viterbi, viterbi_seqs
+from .crf import BiluoLabels, CRFParams, crf_marginals_seqs, length_groups
+from .crf import viterbi_seqs
 from .ents import merge_ents, write_ents
 from .segments import MAX_DOC_TOKENS, Prediction, join_predictions, split_docs
 from .spans import bias_emissions, biluo_spans, drop_not_phi, threshold_of
 
-# Decoding without probabilities runs packed (memory in proportion to the
+# Decoding and the CRF marginals run packed (memory in proportion to the
 # tokens, every step on every doc still running), on at most MAX_CRF_TOKENS
-# tokens at once: a runner batch of 64 notes is one group. With probabilities
-# (CRF marginals, computed padded) it runs on docs of similar length, at most
-# MAX_CRF_SLOTS padded (doc, token) slots at once. These bound the memory of
-# decoding, whatever the batch size; grouping does not change the tags.
-MAX_CRF_SLOTS = 16384
+# tokens at once: a runner batch of 64 notes is one group. This bounds the
+# memory of decoding, whatever the batch size; grouping does not change the
+# tags.
 MAX_CRF_TOKENS = 32768
 
 
@@ -180,21 +178,17 @@ class BiluoTagger(BiluoLabels):
         if not any(lengths):
             return preds
         params = self.crf_params()
-        if not (self.with_scores or self.cfg["thresholds"]):
-            for group in length_groups(lengths, MAX_CRF_TOKENS, packed=True):
-                seqs = [self.decoding_scores(scores[i]) for i in group]
-                paths, _ = viterbi_seqs(seqs, params)
+        with_probs = self.with_scores or bool(self.cfg["thresholds"])
+        for group in length_groups(lengths, MAX_CRF_TOKENS, packed=True):
+            seqs = [self.decoding_scores(scores[i]) for i in group]
+            paths, _ = viterbi_seqs(seqs, params)
+            if not with_probs:
                 for i, path in zip(group, paths, strict=True):
                     preds[i] = path, None
-            return preds
-        for group in length_groups(lengths, MAX_CRF_SLOTS):
-            seqs = [self.decoding_scores(scores[i]) for i in group]
-            emissions, group_lengths = pad_batch(seqs, len(self.tag_names))
-            paths, _ = viterbi(emissions, group_lengths, params)
-            probs = self.tag_probs(emissions, group_lengths, params)
-            for row, i in enumerate(group):
-                path = paths[row, : group_lengths[row]]
-                path_probs = probs[row, np.arange(len(path)), path]
+                continue
+            probs = self.tag_probs(seqs, params)
+            for i, path, seq_probs in zip(group, paths, probs, strict=True):
+                path_probs = seq_probs[np.arange(len(path)), path]
                 if self.clip_probs:
                     path_probs = np.clip(path_probs, 0.0, 1.0)
                 preds[i] = path, path_probs.astype("f4")
@@ -210,17 +204,16 @@ class BiluoTagger(BiluoLabels):
         """
         return bias_emissions(self.to_numpy(scores), self.cfg["recall_bias"])
 
-    def tag_probs(
-        self, emissions: np.ndarray, lengths: np.ndarray, params: CRFParams
-    ) -> np.ndarray:
-        """The probability of every tag at every token of a padded batch.
+    def tag_probs(self, seqs: List[np.ndarray], params: CRFParams) -> List[np.ndarray]:
+        """The probability of every tag at every token of each doc.
 
-        emissions (ndarray): Decoding scores (B, T, K).
-        lengths (ndarray): Doc lengths (B,).
+        seqs (List[ndarray]): Decoding scores (n_tokens, K) per doc.
         params (CRFParams): The CRF scores.
-        RETURNS (ndarray): (B, T, K) probabilities (CRF marginals).
+        RETURNS (List[ndarray]): (n_tokens, K) probabilities (CRF marginals)
+            per doc.
         """
-        return crf_marginals(emissions, lengths, params)
+        # float32, as the scores are kept: twice as fast as float64.
+        return crf_marginals_seqs(seqs, params, dtype="f4")
 
     def annotation_settings(self) -> Tuple[Dict[str, float], Optional[str]]:
         """RETURNS (Tuple[Dict[str, float], Optional[str]]): The thresholds

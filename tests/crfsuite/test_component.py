@@ -289,10 +289,10 @@ def test_thresholds(trained_nlp):
 
 
 def _count_marginals(monkeypatch) -> list:
-    """Count phi_crf's calls of `crf_marginals` (one item per call)."""
+    """Count phi_crf's calls of `crf_marginals_seqs` (one item per call)."""
     from spacy_deid.tagging import tagger
 
-    return count_calls(monkeypatch, tagger, "crf_marginals")
+    return count_calls(monkeypatch, tagger, "crf_marginals_seqs")
 
 
 def test_without_scores_same_spans_and_no_marginals(trained_nlp, monkeypatch):

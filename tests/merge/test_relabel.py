@@ -164,6 +164,8 @@ SHAPES = {
     "fraction_labels": ["DATE"],
     "drug_labels": ["DOCTOR", "PATIENT"],
     "person_labels": ["DOCTOR", "PATIENT"],
+    "gestation_labels": ["DATE", "DEPARTMENT", "AGE"],
+    "date_labels": ["DATE"],
 }
 
 
@@ -182,6 +184,22 @@ SHAPES = {
         ("Seen 25/7 in the clinic.", "25/7", "DATE", True),  # day first
         ("Discussed starting Suboxone today.", "Suboxone", "DOCTOR", False),
         ("Discussed with Dr. Quimby today.", "Quimby", "DOCTOR", True),
+        ("Born at 33 2/7 wk by dates.", "33 2/7 wk", "DATE", False),
+        ("Now PMA 35 3/7, feeding well.", "PMA 35 3/7", "DEPARTMENT", False),
+        ("Twin B, ex-30 5/7 infant.", "5/7", "DATE", False),
+        ("Dating scan at 26w3d.", "26w3d", "DATE", False),
+        ("Gestation 14 3/7 wk.", "14 3/7 wk", "AGE", True),  # too early to be born
+        ("Seen 4/7 for a rash.", "4/7", "DATE", True),  # month and day
+        ("Drops in OD twice daily.", "OD", "DATE", False),
+        ("Lens is clear on exam.", "clear", "DATE", False),
+        ("He would like a call.", "would", "DATE", False),
+        ("Back in october for review.", "october", "DATE", True),  # lower case
+        ("Seen Thu on the ward.", "Thu", "DATE", True),
+        ("Fasting through Lent this year.", "Lent", "DATE", True),  # capitalised
+        ("Away over easter, back after.", "easter", "DATE", True),
+        ("Closed for new year, then open.", "new year", "DATE", True),
+        ("Dialysis mon, wed, fri.", "wed", "DATE", True),  # "we" + "d" as tokens
+        ("Visited last spring.", "spring", "DATE", True),
     ],
 )
 def test_shapes_that_are_no_phi_are_dropped(text, surface, label, kept):

@@ -268,9 +268,18 @@ def test_predict_tags_in_small_packed_groups(trained_nlp, monkeypatch):
 
 
 def test_decode_in_small_groups(trained_nlp, monkeypatch):
+    """Tags and span scores come out the same when decoding and the CRF
+    marginals run on groups of a few tokens."""
     from spacy_deid.tagging import tagger
 
     nlp, _ = trained_nlp
     texts = [text for text, _ in TRAIN_DATA]
-    monkeypatch.setattr(tagger, "MAX_CRF_SLOTS", 8)
+
+    def scored(doc):
+        return [(e.start, e.end, e.label_, round(e._.phi_score, 6)) for e in doc.ents]
+
+    whole = [scored(doc) for doc in nlp.pipe(texts)]
+    monkeypatch.setattr(tagger, "MAX_CRF_TOKENS", 8)
     assert [_ents(doc) for doc in nlp.pipe(texts)] == EXPECTED
+    assert [scored(doc) for doc in nlp.pipe(texts)] == whole
+    assert all(s[3] > 0 for doc in whole for s in doc)

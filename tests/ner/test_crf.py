@@ -11,6 +11,7 @@ from spacy_deid.tagging.crf import (
     biluo_tag_names,
     crf_loss,
     crf_marginals,
+    crf_marginals_seqs,
     is_valid_biluo,
     legal_transitions,
     viterbi,
@@ -87,6 +88,7 @@ def test_log_z_and_marginals_match_brute_force(seed):
     # All tags missing: logZ_gold == logZ, so the loss is zero.
     assert np.allclose(result.loss, 0.0, atol=1e-9)
     marg = crf_marginals(E, lengths, p)
+    packed = crf_marginals_seqs([E[b, :n] for b, n in enumerate(lengths)], p)
     for b, n in enumerate(lengths):
         log_z = _brute_log_z(E[b], n, p)
         paths = list(_legal_paths(n, E.shape[2]))
@@ -97,6 +99,44 @@ def test_log_z_and_marginals_match_brute_force(seed):
             expected[np.arange(n), path] += prob
         assert np.allclose(marg[b, :n], expected, atol=1e-9)
         assert np.allclose(marg[b, n:], 0.0)
+        assert np.allclose(packed[b], expected, atol=1e-9)
+
+
+def test_packed_marginals_of_empty_and_long_batches():
+    """`crf_marginals_seqs` keeps empty sequences in place and agrees with
+    the padded `crf_marginals` on long rows of mixed lengths, with scores
+    large enough to need the per-step scaling."""
+    rng = np.random.default_rng(11)
+    K = 1 + 4 * 3
+    lengths = np.array([300, 1, 57, 0, 300, 12])
+    E = rng.normal(scale=20.0, size=(len(lengths), 300, K))
+    p = CRFParams.constrained(*(rng.normal(size=s) for s in ((K, K), K, K)))
+    packed = crf_marginals_seqs([E[b, :n] for b, n in enumerate(lengths)], p)
+    assert [len(m) for m in packed] == list(lengths)
+    keep = lengths > 0
+    padded = crf_marginals(E[keep], lengths[keep], p)
+    for row, b in enumerate(np.flatnonzero(keep)):
+        assert np.allclose(packed[b], padded[row, : lengths[b]], atol=1e-12)
+        assert np.allclose(packed[b].sum(axis=1), 1.0)
+    single = crf_marginals_seqs([E[b, :n] for b, n in enumerate(lengths)], p, "f4")
+    for b in range(len(lengths)):
+        assert single[b].dtype == np.float32
+        assert np.allclose(single[b], packed[b], atol=1e-5)
+    assert crf_marginals_seqs([], p) == []
+
+
+def test_single_precision_marginals_fall_back_on_overflow():
+    """Scores beyond float32's range give the float64 result, not inf, NaN
+    or rows of zeros."""
+    rng = np.random.default_rng(12)
+    K = 1 + 4 * 2
+    E = rng.normal(scale=400.0, size=(3, 40, K))
+    p = CRFParams.constrained(*(rng.normal(scale=300.0, size=s) for s in ((K, K), K, K)))
+    seqs = [E[b, : 40 - 10 * b] for b in range(3)]
+    single = crf_marginals_seqs(seqs, p, "f4")
+    for got, want in zip(single, crf_marginals_seqs(seqs, p), strict=True):
+        assert got.dtype == np.float64
+        assert np.array_equal(got, want, equal_nan=True)
 
 
 @pytest.mark.parametrize("seed", [0, 1])

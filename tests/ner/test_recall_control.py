@@ -26,7 +26,8 @@ from spacy_deid.ner._crf_layer import get_crf_params
 from spacy_deid.ner.component import RECALL_DEFAULTS
 from spacy_deid.tagging.spans import bias_emissions
 from spacy_deid.tagging import tagger as tagger_module
-from spacy_deid.tagging.crf import crf_marginals, is_valid_biluo, log_softmax, viterbi
+from spacy_deid.tagging.crf import crf_marginals, crf_marginals_seqs, is_valid_biluo
+from spacy_deid.tagging.crf import log_softmax, viterbi
 
 from ..conftest import ROOT
 from .conftest import TRAIN_DATA, make_examples, make_nlp
@@ -229,11 +230,11 @@ def test_without_scores_same_spans_and_no_marginals(trained_nlp, monkeypatch):
     scored = _scored_ents(nlp(TEXT))
     calls = []
 
-    def counted(*args):
+    def counted(*args, **kwargs):
         calls.append(len(args[0]))
-        return crf_marginals(*args)
+        return crf_marginals_seqs(*args, **kwargs)
 
-    monkeypatch.setattr(tagger_module, "crf_marginals", counted)
+    monkeypatch.setattr(tagger_module, "crf_marginals_seqs", counted)
     monkeypatch.setattr(ner, "with_scores", False)
     plain = _scored_ents(nlp(TEXT))
     assert calls == []

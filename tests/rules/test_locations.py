@@ -21,6 +21,11 @@ POSITIVES = [
     ("city.before_state_zip", "lives in New York, NY 10001", "New York", "CITY"),
     ("room.cued", "transferred to Room 412B", "412B", "ROOM"),
     ("room.cued", "Rm. 7-2", "7-2", "ROOM"),
+    ("room.bed_bay", "moved to bed 296-J overnight", "296-J", "ROOM"),
+    ("room.bed_bay", "Recovery bay 38, ext 4410", "38", "ROOM"),
+    ("room.bed_bay", "Held in hallway 6O awaiting", "6O", "ROOM"),
+    ("room.bed_bay", "ED pod F bay 2 -", "2", "ROOM"),
+    ("room.bed_bay", "now in Bed B-7.", "B-7", "ROOM"),
     ("street.number_suffix", "lives at 12 Main Street.", "12 Main Street.", "STREET"),
     (
         "street.number_suffix",
@@ -70,6 +75,10 @@ POSITIVES = [
 ]
 
 NEGATIVES = [
+    "on bed rest for 2 days",
+    "bay 10:30 handover",
+    "bed 2/5 full",
+    "bedside 12 lead ECG",
     "rated 10 on a 10 Point scale",
     "report to the 4 West Nursing Station",
     "completed the 6 Minute Walk",

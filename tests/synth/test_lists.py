@@ -30,6 +30,18 @@ def test_lowercase_patient_after_room(train):
     assert hits >= 3, hits
 
 
+def test_room_after_bed_bay_or_hallway(train):
+    """The train split labels the number after "bed", "bay" or "hallway" as a
+    room (the shape `room.bed_bay` finds)."""
+    hits = 0
+    for n in train:
+        for s in n.spans:
+            before = n.text[max(0, s.start - 9) : s.start].lower()
+            if s.label == "ROOM" and re.search(r"\b(?:bed|bay|hallway) #?$", before):
+                hits += 1
+    assert hits >= 3, hits
+
+
 def test_username_then_time(train):
     hits = 0
     for n in train:

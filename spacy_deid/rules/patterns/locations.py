@@ -93,6 +93,17 @@ PATTERNS: List[dict] = [
         r"(?P<phi>\d{1,4}[A-Z]?(?:-\d{1,3}[A-Z]?)?)(?!\w|[.\-]\d)",
         score=0.85,
     ),
+    # bed 296-J / Recovery bay 38 / hallway 6O / pod F bay 2: the number (and
+    # its letters) after a bed, bay or hallway word, as the train split's
+    # sign-out and bed lists write them; "bed rest" and "bay 10:30" have none.
+    _loc(
+        "room.bed_bay",
+        "ROOM",
+        r"\b(?i:bed|bay|hallway|cubicle)\b[ \t]*#?[ \t]*"
+        r"(?P<phi>(?:[A-Z]{1,2}-?)?\d{1,4}(?:-?[A-Z])?(?:-\d{1,3}[A-Z]?)?)"
+        r"(?!\w|[.\-/:,]\d)",
+        score=0.8,
+    ),
     # 12 Main Street / 1600 N. Beacon St. / 45B Elm Ave, Apt 3
     _loc(
         "street.number_suffix",
