@@ -16,6 +16,7 @@ import re
 from typing import Callable, Dict, List, Optional, Tuple
 
 from ..knowledge import lookup
+from ..knowledge.occupations import is_occupation_word
 from .lexicons.clinical import CLINICAL_WORDS
 from .lexicons.facilities import (
     FACILITY_HEADS,
@@ -489,6 +490,26 @@ def relative_name(match: re.Match, span: Tuple[int, int]) -> Flags:
     return _accept()
 
 
+# Agent nouns that describe a person, not a job ("a poor historian").
+_NOT_JOBS = frozenset(
+    ("woman", "man", "gentleman", "historian", "smoker", "drinker", "user",
+     "member", "survivor", "partner", "patient", "nonsmoker")
+)  # fmt: skip
+
+
+def occupation(match: re.Match, span: Tuple[int, int]) -> Flags:
+    """A job title in free phrasing: its last word heads a job title
+    (`knowledge.occupations`: "welder", "crane operator") and describes
+    no person ("woman", "historian"); no word is a clinical term."""
+    words = _words(_phi_text(match, span))
+    if not words or any(_in_lexicon(w, _CLINICAL) for w in words):
+        return None
+    head = words[-1].lower()
+    if head in _NOT_JOBS or not is_occupation_word(head):
+        return None
+    return _accept()
+
+
 VALIDATORS: Dict[str, Validator] = {
     "calendar_date": calendar_date,
     "calendar_date_either": calendar_date_either,
@@ -512,6 +533,7 @@ VALIDATORS: Dict[str, Validator] = {
     "username": username,
     "organization": organization,
     "relative_name": relative_name,
+    "occupation": occupation,
 }
 
 

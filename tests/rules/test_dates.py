@@ -59,6 +59,8 @@ POSITIVES = [
     ("date.weekday", "SATURDAY", "SATURDAY"),
     ("date.weekday_abbr", "Mon 3/14", "Mon"),
     ("date.weekday_abbr", "Sat, March 14", "Sat"),
+    ("date.weekday_abbr_lower", "night signout thu 8/2 from", "thu"),
+    ("date.weekday_abbr_lower", "planned tues 2/5 PM", "tues"),
     ("date.season_year", "Spring 2067", "Spring 2067"),
     ("date.season_year", "fall of '08", "fall of '08"),
     ("date.season_cued", "asthma this past winter.", "winter"),
@@ -128,6 +130,9 @@ INVALID = [
 ]
 
 NEGATIVES = [
+    "insulin mon 14-16 units",
+    "sun 88/60 briefly",
+    "sun 3-4 hours a day",
     "120/80",
     "BP 120/80",
     "BP 110/70 on arrival",

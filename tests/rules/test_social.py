@@ -9,6 +9,15 @@ SOCIAL_LABELS = {"PROFESSION", "ORGANIZATION"}
 
 # (pattern id, text, expected span, label)
 POSITIVES = [
+    (
+        "profession.works_shift_as",
+        "Works nights as a crane operator at the port.",
+        "crane operator",
+        "PROFESSION",
+    ),
+    ("profession.works_shift_as", "works weekends as an usher.", "usher", "PROFESSION"),
+    ("profession.is_a_at", "Pt is a welder for Harwick Steel.", "welder", "PROFESSION"),
+    ("profession.is_a_at", "She is an usher at Grand Theater", "usher", "PROFESSION"),
     ("profession.works_as", "He works as a paramedic.", "paramedic", "PROFESSION"),
     ("profession.works_as", "worked as an electrician", "electrician", "PROFESSION"),
     (
@@ -81,6 +90,10 @@ POSITIVES = [
 ]
 
 NEGATIVES = [
+    "works nights as a team at the plant",
+    "Pt is a smoker at home.",
+    "Pt is a poor historian for Dr. Reyes",
+    "She is a pleasant woman with Mr. Hale",
     "works as a team",
     "works as a team with nursing",
     "works as directed",

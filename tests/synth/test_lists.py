@@ -42,6 +42,22 @@ def test_room_after_bed_bay_or_hallway(train):
     assert hits >= 3, hits
 
 
+def test_free_phrased_jobs(train):
+    """The train split writes jobs outside the rules' lexicon after a shift
+    word ("works nights as a ...") and after "is a" with an employer (the
+    shapes `profession.works_shift_as` and `profession.is_a_at` find)."""
+    shift = is_a = 0
+    for n in train:
+        for s in n.spans:
+            before = n.text[max(0, s.start - 30) : s.start]
+            after = n.text[s.end : s.end + 5]
+            if s.label != "PROFESSION":
+                continue
+            shift += bool(re.search(r"(?i)\b(?:nights|weekends|days) as an? $", before))
+            is_a += bool(re.search(r"(?i)\bis an? $", before) and re.match(r" (?:at|for) ", after))
+    assert shift >= 1 and is_a >= 1, (shift, is_a)
+
+
 def test_username_then_time(train):
     hits = 0
     for n in train:

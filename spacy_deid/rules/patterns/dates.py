@@ -442,6 +442,15 @@ PATTERNS: List[dict] = [
         validator=None,
         score=0.85,
     ),
+    # Lower case, as telegraphic sign-outs write it ("signout thu 8/2"): only
+    # before a month/day that is a valid date, never a value ("mon 14-16 units").
+    _date(
+        "date.weekday_abbr_lower",
+        r"\b(?P<phi>" + alternation([a.lower() for a in _WEEKDAY_ABBRS]) + r")\b\.?,?"
+        r"(?=[ \t]+(?:1[0-2]|0?[1-9])/(?:3[01]|[12]\d|0?[1-9])(?![\d%/.]|-\d))",
+        validator=None,
+        score=0.8,
+    ),
     # Seasons with a year: "Spring 2067", "fall of '08".
     _date(
         "date.season_year",

@@ -96,6 +96,30 @@ PATTERNS: List[dict] = [
         + _END,
         score=0.85,
     ),
+    # works nights as a crane operator / works weekends as an usher: a job
+    # outside the lexicon, after a shift word, as the train split's
+    # free-phrased jobs write it; the last word must head a job title.
+    _social(
+        "profession.works_shift_as",
+        "PROFESSION",
+        r"(?<![\w\-])"
+        + _WORK
+        + r"[ \t]+(?i:nights|days|evenings|weekends|overnights|part-time"
+        r"|full-time|seasonally)[ \t]+(?i:as)[ \t]+(?i:an?)[ \t]+"
+        r"(?P<phi>[a-z]+(?:[ \t]+[a-z]+)?)(?=[ \t]*(?:[.,;:)\n]|[ \t](?i:at|for|in|with)\b))",
+        validator="occupation",
+        score=0.8,
+    ),
+    # Pt is an usher at Grand Theater / She is a welder for Acme: "is a" and
+    # a job outside the lexicon, then its employer's capitalised name.
+    _social(
+        "profession.is_a_at",
+        "PROFESSION",
+        r"\b(?i:pt|patient|he|she)[ \t]+(?i:is|was)[ \t]+(?i:an?)[ \t]+"
+        r"(?P<phi>[a-z]+(?:[ \t]+[a-z]+)?)[ \t]+(?i:at|for)[ \t]+(?=[A-Z])",
+        validator="occupation",
+        score=0.75,
+    ),
     # Occupation: electrician / Profession: retired teacher / Job: cashier
     _social(
         "profession.header",
