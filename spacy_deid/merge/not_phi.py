@@ -32,6 +32,11 @@ _GA_DAYS = re.compile(r"^(\d{2})\s*w(?:ks?)?\s*\+?[0-6]\s*d$", re.IGNORECASE)
 _SEVENTHS = re.compile(r"^[0-6]/7$")
 _WEEK_WORDS = frozenset(("w", "wk", "wks", "week", "weeks"))
 _GA_WEEKS = range(20, 45)
+# Marks of source code in a run of non-space characters.
+_CODE_MARKS = re.compile(
+    r"::|->|\(\)|\b(?:self|this)\.\w|[A-Za-z0-9]_[A-Za-z]|\b[a-z]+[A-Z]\w*\("
+)
+_MEMBER = re.compile(r"(?:self|this)\.[A-Za-z_]")
 # Month, weekday and season names and their abbreviations, lower case.
 _DATE_WORDS = frozenset(
     [name.lower() for name in MONTHS + WEEKDAYS]
@@ -136,6 +141,34 @@ def is_wordless_date(span: Span) -> bool:
         if not (word.islower() and k.is_common_word and k.word_zipf >= _DATE_WORD_ZIPF):
             return False
     return True
+
+
+def in_code(span: Span) -> bool:
+    """Whether a span is a piece of a source-code identifier: part, not all,
+    of a run of non-space characters with a mark of code in it ("::", "->",
+    "()", a call of a camel-case name, "self." or "this.", snake_case), as
+    "String" in "Widget::toString()", or all of a member access ("self.name").
+    A name glued to a parenthesis ("Smith(cardiology)") is no code.
+
+    span (Span): The entity.
+    RETURNS (bool): True for such a span.
+    """
+    text = span.doc.text
+    start, end = span.start_char, span.end_char
+    while start > 0 and not text[start - 1].isspace():
+        start -= 1
+    while end < len(text) and not text[end].isspace():
+        end += 1
+    chunk = text[start:end]
+    if _MEMBER.match(chunk):
+        return True
+    core = chunk.strip(".,;:!?\"'")
+    if core[:1] in "([{<" and core[-1:] in ")]}>":
+        core = core[1:-1]
+    # An address is no code, whatever its underscores ("(ann_lee@x.org)").
+    if core == span.text or "@" in chunk:
+        return False
+    return _CODE_MARKS.search(chunk) is not None
 
 
 def is_drug_word(span: Span, min_name_count: int) -> bool:

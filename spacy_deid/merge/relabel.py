@@ -37,7 +37,8 @@ dropped: a number with its unit (`quantity_labels`: "20 lb", "148 mg/dL"),
 word that is a drug's name and hardly a person's (`drug_labels`), a
 gestational age (`gestation_labels`: "33 2/7", "26w3d"), a date span with no
 digit, no month, weekday or season and no capitalised word (`date_labels`:
-"OD", "would"), and a lone
+"OD", "would"), a piece of a source-code identifier (`code_labels`: "String"
+in "Widget::toString()"), and a lone
 credential after a person's name, a comma and maybe other credentials ("MA" in
 "Ana Ruiz, MA" and "CCM" in "Ana Ruiz, RN, CCM", not "MA" in "Salem, MA");
 a name span of `person_labels` loses its trailing ", CNM".
@@ -60,7 +61,7 @@ from ..knowledge.occupations import names_an_occupation
 from ..knowledge.credentials import is_credential
 from .not_phi import credential_start, follows_name, is_drug_word
 from .not_phi import is_gestational_age, is_non_date_fraction, is_quantity
-from .not_phi import is_wordless_date
+from .not_phi import in_code, is_wordless_date
 from ..tagging.ents import write_ents
 
 install_extensions()
@@ -89,6 +90,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "person_labels": [],
     "gestation_labels": [],
     "date_labels": [],
+    "code_labels": [],
 }
 
 
@@ -123,6 +125,7 @@ def make_phi_relabel(
     person_labels: List[str],
     gestation_labels: List[str],
     date_labels: List[str],
+    code_labels: List[str],
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -146,6 +149,8 @@ def make_phi_relabel(
         age.
     date_labels (List[str]): Labels of dates, whose spans must hold a digit,
         a calendar word, a capitalised word or a less common word.
+    code_labels (List[str]): Labels whose spans may not be a piece of a
+        source-code identifier ("String" in "Widget::toString()").
     """
     return PhiRelabel(
         name,
@@ -169,6 +174,7 @@ def make_phi_relabel(
         person_labels=person_labels,
         gestation_labels=gestation_labels,
         date_labels=date_labels,
+        code_labels=code_labels,
     )
 
 
@@ -197,12 +203,13 @@ class PhiRelabel(CfgSerializable):
         self._persons = frozenset(cfg["person_labels"])
         self._gestations = set(cfg["gestation_labels"])
         self._dates = set(cfg["date_labels"])
+        self._code = set(cfg["code_labels"])
 
     def __call__(self, doc: Doc) -> Doc:
         """Check the type of every place-labelled entity."""
         checked = self._places | self._occupations | self._words | self._quantities
         checked |= self._fractions | self._drugs | self._persons
-        checked |= self._gestations | self._dates
+        checked |= self._gestations | self._dates | self._code
         if not checked or not any(e.label_ in checked for e in doc.ents):
             return doc
         ents: List[Span] = []
@@ -224,13 +231,16 @@ class PhiRelabel(CfgSerializable):
 
     def _not_phi(self, ent: Span) -> bool:
         """A quantity, a non-date fraction, a gestational age, a date with
-        nothing of a date, a drug or a credential after a name."""
+        nothing of a date, a piece of code, a drug or a credential after a
+        name."""
         label = ent.label_
         if label in self._quantities and is_quantity(ent):
             return True
         if label in self._gestations and is_gestational_age(ent):
             return True
         if label in self._dates and is_wordless_date(ent):
+            return True
+        if label in self._code and in_code(ent):
             return True
         if label in self._fractions and is_non_date_fraction(ent):
             return True
@@ -349,6 +359,7 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "person_labels",
         "gestation_labels",
         "date_labels",
+        "code_labels",
     ):
         if not is_str_list(cfg[key]):
             raise ValueError(f"{key} must be a list of strings")

@@ -41,6 +41,7 @@ from .words import DocWords
 install_extensions()
 
 SOURCE = "safety_net"
+_CLASS_RANK = {kind: i for i, kind in enumerate(CUE_CLASSES)}
 DEFAULT_LABELS: Dict[str, str] = {
     CLINICIAN: "DOCTOR",
     PATIENT: "PATIENT",
@@ -223,7 +224,10 @@ class PhiSafetyNet(CfgSerializable, Pipe):
                 for s, e, kind in found
                 if kind in labels
             },
-            key=lambda c: (c[0] - c[1], c[0]),
+            # Two cue classes can find the same words ("-- Ana RN": a
+            # sign-off and a clinician): the earlier class of CUE_CLASSES
+            # wins, whatever the set's order.
+            key=lambda c: (c[0] - c[1], c[0], _CLASS_RANK.get(c[2], len(CUE_CLASSES))),
         )
         chosen = first_free([c[:2] for c in intervals], doc.ents, len(doc))
         spans = [

@@ -166,6 +166,7 @@ SHAPES = {
     "person_labels": ["DOCTOR", "PATIENT"],
     "gestation_labels": ["DATE", "DEPARTMENT", "AGE"],
     "date_labels": ["DATE"],
+    "code_labels": ["DOCTOR", "PATIENT", "EMAIL"],
 }
 
 
@@ -200,6 +201,14 @@ SHAPES = {
         ("Closed for new year, then open.", "new year", "DATE", True),
         ("Dialysis mon, wed, fri.", "wed", "DATE", True),  # "we" + "d" as tokens
         ("Visited last spring.", "spring", "DATE", True),
+        ("Call Widget::toString() first.", "String", "PATIENT", False),
+        ("def getOwnerName(self): pass", "getOwnerName(self", "EMAIL", False),
+        ("node->nextValue is null", "Value", "DOCTOR", False),
+        ("return self.owner", "self.owner", "EMAIL", False),
+        ("Mail from (ivo_tamm@mail.org) today", "ivo_tamm@mail.org", "EMAIL", True),
+        ("email:ivo_tamm@mail.org", "ivo_tamm@mail.org", "EMAIL", True),
+        ("Seen by Dr. Ames(cardiology) today.", "Ames(cardiology", "DOCTOR", True),
+        ("Ask Ivo Tamm about it.", "Ivo Tamm", "PATIENT", True),
     ],
 )
 def test_shapes_that_are_no_phi_are_dropped(text, surface, label, kept):

@@ -202,3 +202,36 @@ def test_entry_point_and_pipeline_config():
     pipeline = config["nlp"]["pipeline"]
     assert pipeline.index("phi_ner") < pipeline.index("phi_safety_net")
     assert pipeline.index("phi_safety_net") < pipeline.index("phi_surrogates")
+
+
+_TIE_SCRIPT = """
+import spacy, spacy_deid.safetynet
+nlp = spacy.blank("en", config={"nlp": {"tokenizer": {
+    "@tokenizers": "spacy_deid.ClinicalTokenizer.v1"}}})
+labels = {"clinician": "DOCTOR", "patient": "PATIENT", "relative": "PATIENT",
+          "sign_off": "PATIENT", "arrow": "DOCTOR"}
+nlp.add_pipe("phi_safety_net", config={"labels": labels})
+doc = nlp("Echo reviewed with the team.\\n-- Ivo RN, 3/9/2064\\n")
+print([(e.text, e.label_, e._.phi_source) for e in doc.ents])
+"""
+
+
+def test_same_words_found_by_two_cue_classes_resolve_the_same_every_run():
+    """A sign-off and a post-nominal find the same name: the earlier cue
+    class (clinician) wins whatever the process's string hash seed."""
+    import os
+    import subprocess
+    import sys
+
+    outputs = set()
+    for seed in ("1", "2", "3", "4"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        run = subprocess.run(
+            [sys.executable, "-c", _TIE_SCRIPT],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=True,
+        )
+        outputs.add(run.stdout.strip())
+    assert outputs == {"[('Ivo', 'DOCTOR', 'safety_net:clinician')]"}
