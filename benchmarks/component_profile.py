@@ -103,6 +103,8 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=2)
     args = parser.parse_args()
     names = [n for n in args.pipelines.split(",") if n]
+    if len(set(names)) != len(names):
+        parser.error("--pipelines: each pipeline once (give a copy another path)")
     lines = read_lines(args.notes, args.n_notes)
     times, n_tokens = profile(lines, names, args.batch_size, args.repeats)
     stages = list(dict.fromkeys(s for name in names for s in times[name]))

@@ -340,3 +340,42 @@ def test_a_gold_run_scores_our_pipeline_without_printing_text(
     assert "6 notes of gold corpus gold.jsonl" in printed
     phi = {n.text[s.start : s.end] for n in read_jsonl(gold) for s in n.spans}
     assert not [t for t in phi if len(t) >= 6 and t in printed]
+
+
+def test_component_profile_prints_every_stage_without_note_text(tmp_path):
+    """`component_profile.py` on a few generated notes, two pipelines side by
+    side: a row per stage and the ratio, and no note text."""
+    from spacy_deid.synth import generate
+
+    notes = list(generate(6, seed=4, split="test"))
+    path = tmp_path / "notes.jsonl"
+    with path.open("w", encoding="utf-8") as out:
+        for note in notes:
+            out.write(json.dumps({"id": note.id, "text": note.text}) + "\n")
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(BENCHMARKS / "component_profile.py"),
+            str(path),
+            "--pipelines",
+            "en_rules,spacy_deid/pretrained/en_rules",
+            "--batch-size",
+            "3",
+            "--repeats",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    lines = proc.stdout.splitlines()
+    stages = {line.split()[0] for line in lines[2:] if line.strip()}
+    assert {"read", "tokenizer", "phi_rules", "phi_surrogates", "write", "total"} <= stages
+    assert "en_rules / spacy_deid/pretrained/en_rules:" in proc.stdout
+    for note in notes:
+        for span in note.spans:
+            phi = note.text[span.start : span.end]
+            if len(phi) > 5:
+                assert phi not in proc.stdout
