@@ -15,7 +15,7 @@ from spacy.tokens import Span
 
 from ..knowledge import lookup
 from ..knowledge.credentials import is_credential
-from ..text.datenames import MONTHS, WEEKDAYS
+from ..text.datenames import MONTH_ABBRS, MONTHS, WEEKDAY_ABBRS, WEEKDAYS
 
 # spaCy's units of measure (km, mg, lb, ...) and the clinical ones it lacks.
 # Case matters: "L" is litres. Left out: units that are also words or the sex
@@ -39,9 +39,8 @@ _CODE_MARKS = re.compile(
 _MEMBER = re.compile(r"(?:self|this)\.[A-Za-z_]")
 # Month, weekday and season names and their abbreviations, lower case.
 _DATE_WORDS = frozenset(
-    [name.lower() for name in MONTHS + WEEKDAYS]
-    + [name[:3].lower() for name in MONTHS + WEEKDAYS]
-    + ["sept", "tues", "thur", "thurs", "weds"]
+    [name.lower() for name in MONTHS + WEEKDAYS + MONTH_ABBRS + WEEKDAY_ABBRS]
+    + ["weds"]
     + ["spring", "summer", "fall", "autumn", "winter"]
     + ["day", "days", "eve", "night", "week", "weekend", "month", "year", "years"]
 )

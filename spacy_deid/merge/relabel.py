@@ -48,7 +48,7 @@ the English one the occupation and word settings. On MEDDOCAN
 train, 2 of 2,580 gold place spans ("Sierra Leona") pass the name test.
 """
 
-from typing import Any, Dict, List
+from typing import Any, Callable, Dict, List
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
@@ -67,6 +67,14 @@ from ..tagging.ents import write_ents
 install_extensions()
 
 _COPIED = ("phi_source", "phi_score", "phi_flags")
+# The settings of shapes that are no PHI whatever the label, and their tests.
+_SHAPES: Dict[str, Callable[[Span], bool]] = {
+    "quantity_labels": is_quantity,
+    "fraction_labels": is_non_date_fraction,
+    "gestation_labels": is_gestational_age,
+    "date_labels": is_wordless_date,
+    "code_labels": in_code,
+}
 _CUE_WINDOW = 3
 
 DEFAULT_CONFIG: Dict[str, Any] = {
@@ -197,19 +205,23 @@ class PhiRelabel(CfgSerializable):
         self._occupations = set(cfg["occupation_labels"])
         self._words = set(cfg["word_labels"])
         self._cue_words = {_fold(word) for word in cfg["cue_words"]}
-        self._quantities = set(cfg["quantity_labels"])
-        self._fractions = set(cfg["fraction_labels"])
+        self._shapes = [
+            (frozenset(cfg[key]), check) for key, check in _SHAPES.items() if cfg[key]
+        ]
         self._drugs = set(cfg["drug_labels"])
         self._persons = frozenset(cfg["person_labels"])
-        self._gestations = set(cfg["gestation_labels"])
-        self._dates = set(cfg["date_labels"])
-        self._code = set(cfg["code_labels"])
+        self._checked = frozenset().union(
+            self._places,
+            self._occupations,
+            self._words,
+            self._drugs,
+            self._persons,
+            *(labels for labels, _ in self._shapes),
+        )
 
     def __call__(self, doc: Doc) -> Doc:
         """Check the type of every place-labelled entity."""
-        checked = self._places | self._occupations | self._words | self._quantities
-        checked |= self._fractions | self._drugs | self._persons
-        checked |= self._gestations | self._dates | self._code
+        checked = self._checked
         if not checked or not any(e.label_ in checked for e in doc.ents):
             return doc
         ents: List[Span] = []
@@ -234,15 +246,7 @@ class PhiRelabel(CfgSerializable):
         nothing of a date, a piece of code, a drug or a credential after a
         name."""
         label = ent.label_
-        if label in self._quantities and is_quantity(ent):
-            return True
-        if label in self._gestations and is_gestational_age(ent):
-            return True
-        if label in self._dates and is_wordless_date(ent):
-            return True
-        if label in self._code and in_code(ent):
-            return True
-        if label in self._fractions and is_non_date_fraction(ent):
+        if any(label in labels and check(ent) for labels, check in self._shapes):
             return True
         if label in self._drugs and is_drug_word(ent, self.cfg["min_name_count"]):
             return True
@@ -353,13 +357,9 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "kin_words",
         "age_words",
         "particles",
-        "quantity_labels",
-        "fraction_labels",
         "drug_labels",
         "person_labels",
-        "gestation_labels",
-        "date_labels",
-        "code_labels",
+        *_SHAPES,
     ):
         if not is_str_list(cfg[key]):
             raise ValueError(f"{key} must be a list of strings")

@@ -222,7 +222,7 @@ class _Pass:
 
     log_z: np.ndarray
     marginals: np.ndarray
-    pair_sums: Optional[np.ndarray]
+    pair_sums: np.ndarray
     feasible: np.ndarray
 
 
@@ -230,14 +230,12 @@ def _forward_backward(
     batch: _Batch,
     exp_trans: np.ndarray,
     allowed: Optional[np.ndarray],
-    pairs: bool = True,
 ) -> _Pass:
     """Run the scaled forward-backward pass.
 
     batch (_Batch): The sorted batch.
     exp_trans (ndarray): exp of the constrained transitions (K, K).
     allowed (Optional[ndarray]): Boolean (T, B, K) of allowed tags, or None.
-    pairs (bool): Also sum the pairwise marginals.
     RETURNS (_Pass): logZ per sorted row, unary marginals (T, B, K), summed
         pairwise marginals (K, K) and which rows have any allowed path.
     """
@@ -270,18 +268,16 @@ def _forward_backward(
     # phi / scale is all the backward pass reads of phi.
     phi /= scale[:, :, None]
     beta = np.ones(shape)
-    weights = np.zeros(shape) if pairs else np.empty(shape[1:])
+    weights = np.zeros(shape)
     trans_t = np.ascontiguousarray(exp_trans.T)
     for t in range(batch.T - 1, 0, -1):
         n = n_at[t]
-        w_t = weights[t, :n] if pairs else weights[:n]
+        w_t = weights[t, :n]
         np.multiply(phi[t, :n], beta[t, :n], out=w_t)
         np.matmul(w_t, trans_t, out=beta[t - 1, :n])
-    pair_sums = None
-    if pairs:
-        K = shape[2]
-        products = alpha[:-1].reshape(-1, K).T @ weights[1:].reshape(-1, K)
-        pair_sums = exp_trans * products
+    K = shape[2]
+    products = alpha[:-1].reshape(-1, K).T @ weights[1:].reshape(-1, K)
+    pair_sums = exp_trans * products
     log_z = (np.log(scale) + shift).sum(axis=0)
     alpha *= beta
     return _Pass(log_z, alpha, pair_sums, ~dead)
@@ -368,17 +364,19 @@ def _grads(
 def crf_marginals(
     emissions: np.ndarray, lengths: np.ndarray, params: CRFParams
 ) -> np.ndarray:
-    """Per-token tag marginals P(y_i = k) for a padded batch.
+    """Per-token tag marginals P(y_i = k) for a padded batch: the padded form
+    of `crf_marginals_seqs` (float64).
 
     emissions (ndarray): Scores (B, T, K).
     lengths (ndarray): Sequence lengths (B,).
     params (CRFParams): The constrained CRF scores.
     RETURNS (ndarray): Marginals (B, T, K), zero on padding.
     """
-    batch = _Batch(emissions, lengths, params)
-    exp_trans = np.exp(params.transitions)
-    result = _forward_backward(batch, exp_trans, None, pairs=False)
-    return batch.unsort(result.marginals)
+    out = np.zeros(emissions.shape)
+    seqs = [emissions[i, :n] for i, n in enumerate(np.asarray(lengths))]
+    for i, marginals in enumerate(crf_marginals_seqs(seqs, params)):
+        out[i, : len(marginals)] = marginals
+    return out
 
 
 def crf_marginals_seqs(

@@ -1,4 +1,5 @@
-"""English month and weekday names, shared by the rules, surrogates and generator."""
+"""English month and weekday names and abbreviations, shared by the rules,
+surrogates, generator and `phi_relabel`."""
 
 from typing import Tuple
 
@@ -25,3 +26,10 @@ WEEKDAYS: Tuple[str, ...] = (
     "Saturday",
     "Sunday",
 )
+MONTH_ABBRS: Tuple[str, ...] = (
+    "Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept", "Oct", "Nov",
+    "Dec",
+)  # fmt: skip
+WEEKDAY_ABBRS: Tuple[str, ...] = (
+    "Mon", "Tue", "Tues", "Wed", "Thu", "Thur", "Thurs", "Fri", "Sat", "Sun",
+)  # fmt: skip

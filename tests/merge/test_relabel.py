@@ -98,6 +98,13 @@ def test_occupation_spans_must_name_a_job(surface, kept):
 WORDS = {"word_labels": ["PATIENT", "USERNAME"], "cue_words": ["wife"]}
 
 
+def shapes_nlp():
+    """A blank English pipeline with `phi_relabel` set up with `SHAPES`."""
+    nlp = make_converter_nlp("en")
+    nlp.add_pipe("phi_relabel", config=SHAPES)
+    return nlp
+
+
 @pytest.mark.parametrize(
     "text,surface,label,kept",
     [
@@ -212,15 +219,13 @@ SHAPES = {
     ],
 )
 def test_shapes_that_are_no_phi_are_dropped(text, surface, label, kept):
-    nlp = make_converter_nlp("en")
-    nlp.add_pipe("phi_relabel", config=SHAPES)
+    nlp = shapes_nlp()
     doc = doc_with_ents(nlp, text, [(surface, label)])
     assert (ents_of(nlp.get_pipe("phi_relabel")(doc)) == [(surface, label)]) is kept
 
 
 def test_credentials_after_a_name_are_no_phi():
-    nlp = make_converter_nlp("en")
-    nlp.add_pipe("phi_relabel", config=SHAPES)
+    nlp = shapes_nlp()
     text = (
         "Seen by Oriel Vantongeren, CNM and Bettina Sokol, RD, with Wex Ladd, PA-C."
         " Counselor: Juno Abarca, LCSW; Ilse Varga, RN, MA. Works as a CNA."
@@ -248,8 +253,7 @@ def test_credentials_after_a_name_are_no_phi():
 
 
 def test_a_state_after_a_city_or_a_given_name_after_a_surname_stays():
-    nlp = make_converter_nlp("en")
-    nlp.add_pipe("phi_relabel", config=SHAPES)
+    nlp = shapes_nlp()
     text = "Lives in Tolland, CT. Patient: VARGO, DANIEL; Dr. Ivo Tamm, MD."
     ents = [
         ("Tolland", "CITY"),

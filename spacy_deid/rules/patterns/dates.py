@@ -21,16 +21,14 @@ Decisions:
 
 from typing import List
 
-from ...text.datenames import MONTHS, WEEKDAYS
+from ...text.datenames import MONTH_ABBRS, MONTHS, WEEKDAY_ABBRS, WEEKDAYS
 from ._common import END, PRIO_DATE, alternation, make_pattern, title_and_upper
 
 _MONTH_NAMES = list(MONTHS)
-_MONTH_ABBRS = ["Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept",
-                "Oct", "Nov", "Dec"]  # fmt: skip
+_MONTH_ABBRS = list(MONTH_ABBRS)
 _WEEKDAYS = list(WEEKDAYS)
 # "Sat" (O2 sat) and "Sun" (sun exposure) only count before a date.
-_WEEKDAY_ABBRS = ["Mon", "Tue", "Tues", "Wed", "Thu", "Thur", "Thurs", "Fri",
-                  "Sat", "Sun"]  # fmt: skip
+_WEEKDAY_ABBRS = list(WEEKDAY_ABBRS)
 
 # A month name or abbreviation (abbreviations may end in "."), group `mon`.
 _MON = (
