@@ -5,6 +5,7 @@ and allied-health credentials seen in signatures (licences, degrees, board
 certifications), in the case they are written in.
 """
 
+import re
 from typing import FrozenSet
 
 CREDENTIALS: FrozenSet[str] = frozenset(
@@ -19,10 +20,15 @@ CREDENTIALS: FrozenSet[str] = frozenset(
 )
 
 
+# The certifying body some write after a credential: "MLS(ASCP)".
+_BODY = re.compile(r"\([A-Z]{2,6}\)?$")
+
+
 def is_credential(text: str) -> bool:
     """Whether a token (or "PA-C"-like run) is a credential.
 
     text (str): The text, without spaces.
-    RETURNS (bool): True if it is in `CREDENTIALS` (dots ignored: "M.D.").
+    RETURNS (bool): True if it is in `CREDENTIALS` (dots and a certifying
+        body ignored: "M.D.", "MLS(ASCP)").
     """
-    return text.replace(".", "") in CREDENTIALS
+    return _BODY.sub("", text.replace(".", "")) in CREDENTIALS

@@ -13,8 +13,9 @@ from typing import Optional
 from spacy.lang.char_classes import LIST_UNITS
 from spacy.tokens import Span
 
-from ..knowledge import lookup
+from ..knowledge import COMMON_WORD_ZIPF, lookup
 from ..knowledge.credentials import is_credential
+from ..knowledge.occupations import is_occupation_word
 from ..text.datenames import MONTH_ABBRS, MONTHS, WEEKDAY_ABBRS, WEEKDAYS
 
 # spaCy's units of measure (km, mg, lb, ...) and the clinical ones it lacks.
@@ -46,6 +47,12 @@ _DATE_WORDS = frozenset(
 )
 # Lower-case holidays ("easter", "labor day") are used less than this.
 _DATE_WORD_ZIPF = 5.0
+# A number of years after one of these lasted that long ("for 34 years",
+# "x 1 yr", "> 1 year"); an age is "34 years old".
+_DURATION_CUES = frozenset(
+    ("for", "x", "×", ">", "<", "≥", "≤", ">=", "<=", "over", "past", "last", "within")
+)
+_YEAR_WORDS = frozenset(("y", "yr", "yrs", "year", "years"))
 
 
 def is_unit(text: str) -> bool:
@@ -142,6 +149,26 @@ def is_wordless_date(span: Span) -> bool:
     return True
 
 
+def is_duration(span: Span) -> bool:
+    """Whether an age-labelled span is how long something lasted: a number
+    with a duration word before it and a year word after it, not followed by
+    "old" ("for 34 years", "x 1 yr", "> 1 year"; not "for a 34 year old").
+
+    span (Span): The entity (the number, with or without its year word).
+    RETURNS (bool): True for such a span.
+    """
+    doc = span.doc
+    number = span[0]
+    if not number.like_num or number.i == 0 or number.i + 1 >= len(doc):
+        return False
+    unit = doc[number.i + 1]
+    if unit.lower_ not in _YEAR_WORDS or span.end > unit.i + 1:
+        return False
+    if unit.i + 1 < len(doc) and doc[unit.i + 1].lower_ in ("old", "of"):
+        return False
+    return doc[number.i - 1].lower_ in _DURATION_CUES
+
+
 def in_code(span: Span) -> bool:
     """Whether a span is a piece of a source-code identifier: part, not all,
     of a run of non-space characters with a mark of code in it ("::", "->",
@@ -183,6 +210,52 @@ def is_drug_word(span: Span, min_name_count: int) -> bool:
         return False
     k = lookup(words[0].text)
     return k.is_drug and k.surname_count + k.given_count < min_name_count
+
+
+def is_nameless_word(span: Span) -> bool:
+    """Whether a span is one capitalised English word of three letters or more
+    that nobody in the name tables bears and no place is called
+    ("Belongings", "Confidential" at the start of a sentence): used at least
+    once in a million words (zipf >= 3).
+
+    span (Span): The entity.
+    RETURNS (bool): True for such a word.
+    """
+    token = span[0]
+    if len(span) != 1 or len(token) < 3 or not (token.is_alpha and token.is_title):
+        return False  # initials ("E") are pieces of names
+    k = lookup(span.text)
+    if k.surname_count or k.given_count or k.place_population:
+        return False
+    if k.is_country or k.is_state or k.is_county:
+        return False
+    return k.word_zipf >= COMMON_WORD_ZIPF
+
+
+def is_title_after_name(
+    span: Span, person_labels: frozenset, min_name_count: int
+) -> bool:
+    """Whether a span is a job title after a person's name, a comma and maybe
+    credentials ("Consultant Cardiologist" in "Ana Ruiz, MD, Consultant
+    Cardiologist"): its last word can head a job title, is singular (a
+    firm: "Endocrine Associates") and is no common name ("Baker" in "Ana
+    Ruiz, Baker" may be a second person).
+
+    span (Span): The entity.
+    person_labels (frozenset): The labels of person names.
+    min_name_count (int): People bearing the last word that make it a name.
+    RETURNS (bool): True for such a title.
+    """
+    words = [t for t in span if t.is_alpha]
+    if not words or not follows_name(span, person_labels):
+        return False
+    last = words[-1].text
+    if last.lower().endswith("s"):
+        return False
+    k = lookup(last)
+    if k.surname_count + k.given_count >= min_name_count:
+        return False
+    return is_occupation_word(last.lower())
 
 
 def credential_start(span: Span) -> Optional[int]:

@@ -30,6 +30,9 @@ very common English words (zipf >= `min_word_zipf`, and `is_common_word`: more
 used as a word than as a name; no digit) is dropped unless a cue word
 (`cue_words`: "wife", "dr") comes right before it: "availability" tagged as
 a person, "firewall" as a login, "lazy" as a country. "wife opal" stays.
+So is a span of `nameless_labels` that is one capitalised English word
+(zipf >= 3) that nobody in the name tables bears and no place is called:
+"Belongings" or "Radiates" at the start of a sentence, tagged as a person.
 
 Spans of a shape that is no PHI whatever their label (`not_phi.py`) are
 dropped: a number with its unit (`quantity_labels`: "20 lb", "148 mg/dL"),
@@ -38,8 +41,10 @@ word that is a drug's name and hardly a person's (`drug_labels`), a
 gestational age (`gestation_labels`: "33 2/7", "26w3d"), a date span with no
 digit, no month, weekday or season and no capitalised word (`date_labels`:
 "OD", "would"), a piece of a source-code identifier (`code_labels`: "String"
-in "Widget::toString()"), and a lone
-credential after a person's name, a comma and maybe other credentials ("MA" in
+in "Widget::toString()"), a number of years that something lasted
+(`duration_labels`: "for 34 years", "x 1 yr"), a job title after a person's
+name and a comma (`title_labels`: "Consultant Cardiologist" in "Ana Ruiz,
+MD, Consultant Cardiologist"), and a lone credential after a person's name, a comma and maybe other credentials ("MA" in
 "Ana Ruiz, MA" and "CCM" in "Ana Ruiz, RN, CCM", not "MA" in "Salem, MA");
 a name span of `person_labels` loses its trailing ", CNM".
 
@@ -61,7 +66,8 @@ from ..knowledge.occupations import names_an_occupation
 from ..knowledge.credentials import is_credential
 from .not_phi import credential_start, follows_name, is_drug_word
 from .not_phi import is_gestational_age, is_non_date_fraction, is_quantity
-from .not_phi import in_code, is_wordless_date
+from .not_phi import in_code, is_duration, is_nameless_word, is_title_after_name
+from .not_phi import is_wordless_date
 from ..tagging.ents import write_ents
 
 install_extensions()
@@ -74,6 +80,7 @@ _SHAPES: Dict[str, Callable[[Span], bool]] = {
     "gestation_labels": is_gestational_age,
     "date_labels": is_wordless_date,
     "code_labels": in_code,
+    "duration_labels": is_duration,
 }
 _CUE_WINDOW = 3
 
@@ -99,6 +106,9 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "gestation_labels": [],
     "date_labels": [],
     "code_labels": [],
+    "duration_labels": [],
+    "nameless_labels": [],
+    "title_labels": [],
 }
 
 
@@ -134,6 +144,9 @@ def make_phi_relabel(
     gestation_labels: List[str],
     date_labels: List[str],
     code_labels: List[str],
+    duration_labels: List[str],
+    nameless_labels: List[str],
+    title_labels: List[str],
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -159,6 +172,14 @@ def make_phi_relabel(
         a calendar word, a capitalised word or a less common word.
     code_labels (List[str]): Labels whose spans may not be a piece of a
         source-code identifier ("String" in "Widget::toString()").
+    duration_labels (List[str]): Labels of ages, whose spans may not be how
+        long something lasted ("for 34 years", "x 1 yr").
+    nameless_labels (List[str]): Labels whose spans may not be one
+        capitalised English word that no one bears as a name ("Belongings"),
+        unless a cue word comes right before it.
+    title_labels (List[str]): Labels whose spans may not be a job title
+        after a person's name ("Consultant Cardiologist" in "Ana Ruiz, MD,
+        Consultant Cardiologist").
     """
     return PhiRelabel(
         name,
@@ -183,6 +204,9 @@ def make_phi_relabel(
         gestation_labels=gestation_labels,
         date_labels=date_labels,
         code_labels=code_labels,
+        duration_labels=duration_labels,
+        nameless_labels=nameless_labels,
+        title_labels=title_labels,
     )
 
 
@@ -210,12 +234,16 @@ class PhiRelabel(CfgSerializable):
         ]
         self._drugs = set(cfg["drug_labels"])
         self._persons = frozenset(cfg["person_labels"])
+        self._nameless = frozenset(cfg["nameless_labels"])
+        self._titles = frozenset(cfg["title_labels"])
         self._checked = frozenset().union(
             self._places,
             self._occupations,
             self._words,
             self._drugs,
             self._persons,
+            self._nameless,
+            self._titles,
             *(labels for labels, _ in self._shapes),
         )
 
@@ -249,6 +277,12 @@ class PhiRelabel(CfgSerializable):
         if any(label in labels and check(ent) for labels, check in self._shapes):
             return True
         if label in self._drugs and is_drug_word(ent, self.cfg["min_name_count"]):
+            return True
+        if label in self._nameless and is_nameless_word(ent) and not self._cued(ent):
+            return True
+        if label in self._titles and is_title_after_name(
+            ent, self._persons, self.cfg["min_name_count"]
+        ):
             return True
         # Only after a name: "MA" is also a state, "CNA" a patient's job.
         return bool(
@@ -326,9 +360,15 @@ class PhiRelabel(CfgSerializable):
             if t.like_num and span.doc[t.i + 1].lower_ in self._ages
         ]
 
+    def _cued(self, span: Span) -> bool:
+        """Whether a cue word ("wife", "dr") comes right before a span."""
+        return (
+            span.start > 0 and _fold(span.doc[span.start - 1].text) in self._cue_words
+        )
+
     def _common_words_only(self, span: Span) -> bool:
         """Lower-case common words alone, with no cue word right before."""
-        if span.start > 0 and _fold(span.doc[span.start - 1].text) in self._cue_words:
+        if self._cued(span):
             return False
         words = [t for t in span if not t.is_punct and not t.is_space]
         if not words or any(not (t.is_alpha and t.is_lower) for t in words):
@@ -359,6 +399,8 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "particles",
         "drug_labels",
         "person_labels",
+        "nameless_labels",
+        "title_labels",
         *_SHAPES,
     ):
         if not is_str_list(cfg[key]):

@@ -174,6 +174,10 @@ SHAPES = {
     "gestation_labels": ["DATE", "DEPARTMENT", "AGE"],
     "date_labels": ["DATE"],
     "code_labels": ["DOCTOR", "PATIENT", "EMAIL"],
+    "duration_labels": ["AGE"],
+    "nameless_labels": ["DOCTOR", "PATIENT"],
+    "title_labels": ["DOCTOR", "PATIENT", "CITY", "HOSPITAL", "DEPARTMENT"],
+    "cue_words": ["dr"],
 }
 
 
@@ -216,6 +220,20 @@ SHAPES = {
         ("email:ivo_tamm@mail.org", "ivo_tamm@mail.org", "EMAIL", True),
         ("Seen by Dr. Ames(cardiology) today.", "Ames(cardiology", "DOCTOR", True),
         ("Ask Ivo Tamm about it.", "Ivo Tamm", "PATIENT", True),
+        ("Drove a bus for 31 years, retired.", "31", "AGE", False),
+        ("Cough x 2 yrs, worse at night.", "2", "AGE", False),
+        ("Lived abroad > 1 year as a child.", "1", "AGE", False),
+        ("Seen for a 45 year old man.", "45", "AGE", True),  # "old"
+        ("Diabetic for 31 years old at onset.", "31", "AGE", True),
+        ("Patient is 31 years today.", "31", "AGE", True),  # no duration word
+        ("Belongings placed in a bag.", "Belongings", "PATIENT", False),
+        ("Confidential note follows.", "Confidential", "DOCTOR", False),
+        ("Seen by Dr. Moderate today.", "Moderate", "DOCTOR", True),  # a cue
+        ("Faith is at the bedside.", "Faith", "PATIENT", True),  # a given name
+        ("Arrived from Reading today.", "Reading", "PATIENT", True),  # a place
+        ("Radiates to the back.", "Radiates", "PATIENT", True),  # not that common
+        ("Brandwijk called back.", "Brandwijk", "PATIENT", True),  # no word
+        ("Location: pod E / bay 9", "E", "DOCTOR", True),  # a letter
     ],
 )
 def test_shapes_that_are_no_phi_are_dropped(text, surface, label, kept):
@@ -249,6 +267,42 @@ def test_credentials_after_a_name_are_no_phi():
         ("Juno Abarca", "DOCTOR"),
         ("Ilse Varga", "DOCTOR"),
         ("CNA", "PROFESSION"),
+    ]
+
+
+def test_job_titles_after_a_name_are_no_phi():
+    nlp = shapes_nlp()
+    text = (
+        "Signed: Ivo Tamm, MD, Consultant Cardiologist. Reviewer: Ada Lusk,"
+        " Senior Claims Examiner. Tech: Wex Ladd, MLS(ASCP). Copy to Pim Rask,"
+        " Baker. Counselor is Oda Feld, Ulf Moen's wife. Sent to Eva Holm,"
+        " Renal Associates."
+    )
+    ents = [
+        ("Ivo Tamm", "DOCTOR"),
+        ("Consultant Cardiologist", "DOCTOR"),
+        ("Ada Lusk", "PATIENT"),
+        ("Senior Claims Examiner", "CITY"),
+        ("Wex Ladd", "DOCTOR"),
+        ("MLS(ASCP", "HOSPITAL"),
+        ("Pim Rask", "DOCTOR"),
+        ("Baker", "PATIENT"),  # a common surname: maybe a second person
+        ("Oda Feld", "PATIENT"),
+        ("Ulf Moen", "PATIENT"),  # no job word
+        ("Eva Holm", "DOCTOR"),
+        ("Renal Associates", "DEPARTMENT"),  # a firm, not a title
+    ]
+    found = ents_of(nlp.get_pipe("phi_relabel")(doc_with_ents(nlp, text, ents)))
+    assert found == [
+        ("Ivo Tamm", "DOCTOR"),
+        ("Ada Lusk", "PATIENT"),
+        ("Wex Ladd", "DOCTOR"),
+        ("Pim Rask", "DOCTOR"),
+        ("Baker", "PATIENT"),
+        ("Oda Feld", "PATIENT"),
+        ("Ulf Moen", "PATIENT"),
+        ("Eva Holm", "DOCTOR"),
+        ("Renal Associates", "DEPARTMENT"),
     ]
 
 

@@ -21,6 +21,7 @@ POSITIVES = [
     ("city.before_state_zip", "lives in New York, NY 10001", "New York", "CITY"),
     ("room.cued", "transferred to Room 412B", "412B", "ROOM"),
     ("room.cued", "Rm. 7-2", "7-2", "ROOM"),
+    ("room.cued", "moved to Rm 217-K", "217-K", "ROOM"),
     ("room.bed_bay", "moved to bed 296-J overnight", "296-J", "ROOM"),
     ("room.bed_bay", "Recovery bay 38, ext 4410", "38", "ROOM"),
     ("room.bed_bay", "Held in hallway 6O awaiting", "6O", "ROOM"),

@@ -85,12 +85,13 @@ PATTERNS: List[dict] = [
     _loc(
         "city.before_state_zip", "CITY", _CITY_STATE_ZIP, phi_group="city", score=0.85
     ),
-    # Room 412B / Rm. 7 / room #12-2 (the number only; "room air" has none)
+    # Room 412B / Rm. 7 / room #12-2 / Rm 634-P (the number only; "room air"
+    # has none)
     _loc(
         "room.cued",
         "ROOM",
         r"\b(?:Room|ROOM|room|Rm|RM|rm)\b\.?[ \t]*#?[ \t]*"
-        r"(?P<phi>\d{1,4}[A-Z]?(?:-\d{1,3}[A-Z]?)?)(?!\w|[.\-]\d)",
+        r"(?P<phi>\d{1,4}[A-Z]?(?:-(?:\d{1,3}[A-Z]?|[A-Za-z]))?)(?!\w|[.\-]\d)",
         score=0.85,
     ),
     # bed 296-J / Recovery bay 38 / hallway 6O / pod F bay 2: the number (and
