@@ -274,6 +274,19 @@ def credential_start(span: Span) -> Optional[int]:
     return None
 
 
+def credential_follows(span: Span) -> bool:
+    """Whether a comma and a credential come right after a span.
+
+    span (Span): The entity ("Ana Ruiz" in "Ana Ruiz, LCSW").
+    RETURNS (bool): True if so.
+    """
+    doc = span.doc
+    end = span.end
+    return (
+        end + 1 < len(doc) and doc[end].text == "," and is_credential(doc[end + 1].text)
+    )
+
+
 def follows_name(span: Span, person_labels: frozenset) -> bool:
     """Whether a span comes after a person's name, a comma and credentials.
 

@@ -46,7 +46,10 @@ in "Widget::toString()"), a number of years that something lasted
 name and a comma (`title_labels`: "Consultant Cardiologist" in "Ana Ruiz,
 MD, Consultant Cardiologist"), and a lone credential after a person's name, a comma and maybe other credentials ("MA" in
 "Ana Ruiz, MA" and "CCM" in "Ana Ruiz, RN, CCM", not "MA" in "Salem, MA");
-a name span of `person_labels` loses its trailing ", CNM".
+a name span of `person_labels` loses its trailing ", CNM". Before all that, a
+span of `credentialed_labels` that a comma and a credential follow becomes a
+clinician's name (`credentialed_label`): "Ana Ruiz" in "Ana Ruiz, LCSW"
+tagged as an organisation.
 
 The defaults change nothing; the MEDDOCAN pipeline sets the place settings,
 the English one the occupation and word settings. On MEDDOCAN
@@ -64,7 +67,8 @@ from ..core.extensions import install_extensions
 from ..knowledge import lookup
 from ..knowledge.occupations import names_an_occupation
 from ..knowledge.credentials import is_credential
-from .not_phi import credential_start, follows_name, is_drug_word
+from .not_phi import credential_follows, credential_start, follows_name
+from .not_phi import is_drug_word
 from .not_phi import is_gestational_age, is_non_date_fraction, is_quantity
 from .not_phi import in_code, is_duration, is_nameless_word, is_title_after_name
 from .not_phi import is_wordless_date
@@ -109,6 +113,8 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "duration_labels": [],
     "nameless_labels": [],
     "title_labels": [],
+    "credentialed_labels": [],
+    "credentialed_label": "",
 }
 
 
@@ -147,6 +153,8 @@ def make_phi_relabel(
     duration_labels: List[str],
     nameless_labels: List[str],
     title_labels: List[str],
+    credentialed_labels: List[str],
+    credentialed_label: str,
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -180,6 +188,10 @@ def make_phi_relabel(
     title_labels (List[str]): Labels whose spans may not be a job title
         after a person's name ("Consultant Cardiologist" in "Ana Ruiz, MD,
         Consultant Cardiologist").
+    credentialed_labels (List[str]): Labels of spans that a comma and a
+        credential follow, which then become `credentialed_label`: a
+        clinician's name tagged as a firm ("Ana Ruiz, LCSW").
+    credentialed_label (str): The label of such names ('' for none).
     """
     return PhiRelabel(
         name,
@@ -207,6 +219,8 @@ def make_phi_relabel(
         duration_labels=duration_labels,
         nameless_labels=nameless_labels,
         title_labels=title_labels,
+        credentialed_labels=credentialed_labels,
+        credentialed_label=credentialed_label,
     )
 
 
@@ -236,6 +250,11 @@ class PhiRelabel(CfgSerializable):
         self._persons = frozenset(cfg["person_labels"])
         self._nameless = frozenset(cfg["nameless_labels"])
         self._titles = frozenset(cfg["title_labels"])
+        self._credentialed = (
+            frozenset(cfg["credentialed_labels"])
+            if cfg["credentialed_label"]
+            else frozenset()
+        )
         self._checked = frozenset().union(
             self._places,
             self._occupations,
@@ -244,6 +263,7 @@ class PhiRelabel(CfgSerializable):
             self._persons,
             self._nameless,
             self._titles,
+            self._credentialed,
             *(labels for labels, _ in self._shapes),
         )
 
@@ -252,6 +272,9 @@ class PhiRelabel(CfgSerializable):
         checked = self._checked
         if not checked or not any(e.label_ in checked for e in doc.ents):
             return doc
+        if self._credentialed:
+            # First, so that the credentials after them count as after a name.
+            write_ents(doc, [self._as_clinician(ent) for ent in doc.ents])
         ents: List[Span] = []
         for ent in doc.ents:
             if self._not_phi(ent):
@@ -290,6 +313,21 @@ class PhiRelabel(CfgSerializable):
             and is_credential(ent.text.replace(" ", ""))
             and follows_name(ent, self._persons)
         )
+
+    def _as_clinician(self, ent: Span) -> Span:
+        """A span that credentials follow, as `credentialed_label`."""
+        label = self.cfg["credentialed_label"]
+        if ent.label_ not in self._credentialed or ent.label_ == label:
+            return ent
+        if any(c.isdigit() for c in ent.text):
+            return ent
+        comma = credential_start(ent)
+        if comma is None and not credential_follows(ent):
+            return ent
+        credential = ent.doc[(ent.end if comma is None else comma) + 1]
+        if lookup(credential.text).is_state_code:
+            return ent  # "Salem, MA", "Butte, MT"
+        return _copy_attrs(ent, Span(ent.doc, ent.start, ent.end, label=label))
 
     def _without_credentials(self, ent: Span) -> Span:
         """A person's name span without its trailing ", CNM"."""
@@ -401,11 +439,18 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "person_labels",
         "nameless_labels",
         "title_labels",
+        "credentialed_labels",
         *_SHAPES,
     ):
         if not is_str_list(cfg[key]):
             raise ValueError(f"{key} must be a list of strings")
-    for key in ("patient_label", "clinician_label", "kin_label", "age_label"):
+    for key in (
+        "patient_label",
+        "clinician_label",
+        "kin_label",
+        "age_label",
+        "credentialed_label",
+    ):
         if not isinstance(cfg[key], str):
             raise ValueError(f"{key} must be a label string ('' for none)")
     if not isinstance(cfg["min_word_zipf"], (int, float)):

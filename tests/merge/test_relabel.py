@@ -306,6 +306,38 @@ def test_job_titles_after_a_name_are_no_phi():
     ]
 
 
+def test_names_that_credentials_follow_are_clinicians():
+    nlp = make_converter_nlp("en")
+    config = {
+        **SHAPES,
+        "credentialed_labels": ["ORGANIZATION", "CITY", "PATIENT"],
+        "credentialed_label": "DOCTOR",
+    }
+    nlp.add_pipe("phi_relabel", config=config)
+    text = (
+        "Counselor: Ada Lusk, LCSW. Coordinator: Ivo Tamm, CCRC. Lives in Salem,"
+        " MA. Cc: Wex Ladd, RN, CCM. Unit 4, RN on duty."
+    )
+    ents = [
+        ("Ada Lusk", "ORGANIZATION"),
+        ("LCSW", "HOSPITAL"),
+        ("Ivo Tamm, CCRC", "CITY"),
+        ("Salem", "CITY"),  # a state code, not a credential
+        ("MA", "STATE"),
+        ("Wex Ladd", "PATIENT"),
+        ("Unit 4", "ORGANIZATION"),  # a digit: no name
+    ]
+    found = ents_of(nlp.get_pipe("phi_relabel")(doc_with_ents(nlp, text, ents)))
+    assert found == [
+        ("Ada Lusk", "DOCTOR"),
+        ("Ivo Tamm", "DOCTOR"),
+        ("Salem", "CITY"),
+        ("MA", "STATE"),
+        ("Wex Ladd", "DOCTOR"),
+        ("Unit 4", "ORGANIZATION"),
+    ]
+
+
 def test_a_state_after_a_city_or_a_given_name_after_a_surname_stays():
     nlp = shapes_nlp()
     text = "Lives in Tolland, CT. Patient: VARGO, DANIEL; Dr. Ivo Tamm, MD."
