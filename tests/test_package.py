@@ -140,6 +140,29 @@ def test_shipped_pipeline_size(name):
 
 
 @pytest.mark.parametrize("name", sorted(SHIPPED))
+def test_shipped_regex_table_matches_the_rules(name):
+    """Each shipped pipeline carries the engine code of its rules' regexes,
+    made by this Python from the rules it has now, so that its first note
+    compiles none (`rules/precompiled.py`). After a rule change, or a change to
+    rules/scout.py or rules/gate.py: python -m spacy_deid.pretrained.build NAME
+    --prefilter-only."""
+    import lzma
+
+    from spacy_deid.rules import precompiled
+
+    path = pipeline_path(name) / "phi_rules" / "regex_code.xz"
+    saved = srsly.msgpack_loads(lzma.decompress(path.read_bytes()))
+    if saved["engine"] != precompiled.ENGINE:
+        pytest.skip(f"{path} was made by another Python ({saved['engine']})")
+    ruler = spacy.load(pipeline_path(name)).get_pipe("phi_rules")
+    fresh = srsly.msgpack_loads(lzma.decompress(ruler.regex_table()))
+    assert fresh == saved, (
+        f"{path} is stale: python -m spacy_deid.pretrained.build {name} "
+        "--prefilter-only"
+    )
+
+
+@pytest.mark.parametrize("name", sorted(SHIPPED))
 def test_shipped_prefilter_database_matches_the_rules(name):
     """Each shipped pipeline carries its rules' prefilter database, built from
     the prefilter regexes its rules have now, so that it loads with no build

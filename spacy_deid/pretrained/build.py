@@ -24,8 +24,11 @@ tokenizer's cache: see `spacy_deid.text.tokenizer_cache`).
 With Hyperscan installed (the [fast] extra), the rule component saves its
 prefilter database (phi_rules/prefilter.hs), so that the pipeline loads with
 no 2-s build; it is used only where it matches the patterns and Hyperscan
-that load it. After a rule change, --prefilter-only rewrites that file alone
-(`tests/test_package.py` fails until it matches the rules again).
+that load it. The rule component also saves the engine code of its regexes
+(phi_rules/regex_code.xz, `spacy_deid.rules.precompiled`), so that the first
+note compiles none, on the Python version that built it. After a rule change,
+--prefilter-only rewrites these two files alone (`tests/test_package.py` fails
+until they match the rules again).
 
 meta.json gets a "training" record: the corpus (file names only), the NER's
 training config (paths reduced to file names) and its hash, seed, steps (from
@@ -398,6 +401,9 @@ def save(nlp: Language, output: Path) -> None:
         shutil.rmtree(output)
     output.parent.mkdir(parents=True, exist_ok=True)
     nlp.to_disk(output)
+    for name, pipe in nlp.pipeline:
+        if isinstance(pipe, PhiRuler):
+            pipe.write_regex_table(output / name)
 
 
 def check_built(output: Path, ner_dir: Path) -> None:
@@ -432,8 +438,8 @@ def check_built(output: Path, ner_dir: Path) -> None:
 
 
 def refresh_prefilters(output: Path) -> List[str]:
-    """Rewrite the prefilter databases of a saved pipeline's rule components
-    (nothing else of the pipeline changes).
+    """Rewrite the prefilter databases and regex tables of a saved pipeline's
+    rule components (nothing else of the pipeline changes).
 
     output (Path): The pipeline directory.
     RETURNS (List[str]): The names of the components whose database was
@@ -445,7 +451,8 @@ def refresh_prefilters(output: Path) -> List[str]:
     written = []
     for name, pipe in nlp.pipeline:
         if isinstance(pipe, PhiRuler):
-            pipe.to_disk(output / name, exclude=["cfg", "patterns"])
+            pipe.to_disk(output / name, exclude=["cfg", "patterns", "regex_code"])
+            pipe.write_regex_table(output / name)
             written.append(name)
     return written
 
@@ -515,7 +522,10 @@ def main(argv: Optional[List[str]] = None) -> None:
             names = refresh_prefilters(output)
         except (OSError, ValueError) as error:
             sys.exit(f"Could not write the prefilter of '{args.name}': {error}")
-        print(f"Wrote the prefilter database of {', '.join(names)} in {output}")
+        print(
+            f"Wrote the prefilter database and regex table of {', '.join(names)}"
+            f" in {output}"
+        )
         return
     try:
         path = build(

@@ -38,6 +38,7 @@ from functools import lru_cache
 from itertools import product
 from typing import Iterator, List, Optional, Set, Tuple
 
+from . import precompiled
 from ._sre import ATOMIC, REPEATS, combine_flags, parse, sre
 from .patterns._common import alternation
 from .scout import finditer as scouted_finditer
@@ -71,7 +72,7 @@ class Gate:
     """A pattern's gate: a regex (with its scout) for its required strings."""
 
     def __init__(self, needles: Needles) -> None:
-        self.regex = re.compile(_needle_regex(needles))
+        self.regex = precompiled.compile(_needle_regex(needles))
         self.scout = make_scout(self.regex)
         # Whether the gate saves time: None while on trial.
         self.pays: Optional[bool] = None
@@ -124,9 +125,23 @@ def make_gate(regex: "re.Pattern[str]") -> Optional[Gate]:
     return None if needles is None else Gate(set(needles))
 
 
+def saved_needles(pattern: str, flags: int) -> Optional[Tuple[Needle, ...]]:
+    """The required strings of a regex (None: no gate), for the saved regex
+    table (`precompiled.py`).
+
+    pattern (str): The regex.
+    flags (int): Its flags, as compiled.
+    RETURNS (Optional[Tuple[Needle, ...]]): The strings.
+    """
+    return _needles(pattern, flags)
+
+
 @lru_cache(maxsize=1024)
 def _needles(pattern: str, flags: int) -> Optional[Tuple[Needle, ...]]:
     """The required strings of a line-bound pattern, if all are long enough."""
+    saved, found = precompiled.needles(pattern, flags)
+    if saved:
+        return found
     try:
         tree = parse(pattern, flags)
     except (re.error, RecursionError):

@@ -16,6 +16,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, NamedTuple
 from typing import Optional, Sequence, Tuple
 
 from ..labels import LABELS, normalize_label
+from . import precompiled
 from .gate import Gate, finditer as gated_finditer, make_gate
 from .patterns._common import DEFAULT_WINDOW
 from .patterns.negatives import NOT_PHI
@@ -174,7 +175,7 @@ def _flag_value(flags: str) -> int:
 
 def _compile(regex: str, flags: int, pid: str) -> "re.Pattern[str]":
     try:
-        return re.compile(regex, flags)
+        return precompiled.compile(regex, flags)
     except re.error as err:
         raise ValueError(
             f"PHI pattern '{pid}' is not a valid regex: {err.msg}"

@@ -18,6 +18,7 @@ one scan of the text, the patterns that cannot match it (once the ruler has
 seen enough text for that to pay).
 """
 
+import re
 from pathlib import Path
 from typing import (
     Any,
@@ -46,17 +47,22 @@ from ..core.extensions import ENTS, ENT_IOB, ENT_TYPE, FLAGS, SCORES, SOURCE_ATT
 from ..core.extensions import SPAN_GROUPS, install_extensions
 from ..tagging.ents import first_free, replaced_tokens, write_ents
 from ..labels import LABELS, NOT_PHI_KEY, normalize_label
-from . import matching
+from . import matching, precompiled
+from .gate import Gate, saved_needles
 from .matching import Candidate, CompiledPattern, PatternType, compile_pattern
 from .matching import share_matches, validate_pattern
 from .patterns import is_builtin
 from .patterns.negatives import NOT_PHI
 from .prefilter import Prefilter, Source
+from .scout import make_scout
 
 install_extensions()
 
 DEFAULT_SPANS_KEY = "phi_rules"
 SOURCE_PREFIX = "rules:"
+# The saved regex table in a component directory (`precompiled.py`).
+REGEX_TABLE = "regex_code.xz"
+
 
 @Language.factory(
     "phi_rules",
@@ -164,6 +170,7 @@ class PhiRuler(Pipe):
         self._sharing: List[List[CompiledPattern]] = []
         # Rules out the groups that cannot match a text (None: not asked for).
         self._prefilter: Optional[Prefilter] = None
+        self._regex_table: Optional[bytes] = None
         self._compile_all()
 
     @staticmethod
@@ -228,6 +235,44 @@ class PhiRuler(Pipe):
         it. Does nothing without a prefilter or Hyperscan."""
         if self._prefilter is not None:
             self._prefilter.build()
+
+    def regex_table(self) -> bytes:
+        """Compile every pattern with its scout and gate, and return what that
+        produced (`precompiled.dumps`), for `write_regex_table`. Takes a few
+        seconds.
+
+        RETURNS (bytes): The table.
+        """
+        regexes: Set[precompiled.Key] = set()
+        scouts: Dict[precompiled.Key, Optional[str]] = {}
+        needles: Dict[precompiled.Key, Any] = {}
+        for rule in self._compiled:
+            regexes.add((rule.source, rule.flags))
+            for source in (
+                rule.exclude_before_source,
+                rule.exclude_after_source,
+                rule.require_before_source,
+            ):
+                if source:
+                    regexes.add((source, rule.flags))
+            _add_scout(rule.regex, regexes, scouts)
+            key = (rule.regex.pattern, rule.regex.flags)
+            needles[key] = saved_needles(*key)
+            if needles[key] is not None:
+                gate = Gate(set(needles[key]))
+                regexes.add((gate.regex.pattern, 0))
+                _add_scout(gate.regex, regexes, scouts)
+        return precompiled.dumps(regexes, scouts, needles)
+
+    def write_regex_table(self, path: Union[str, Path]) -> None:
+        """Save `regex_table` as regex_code.xz in a component directory,
+        so that loading it compiles no built-in regex (`precompiled.py`).
+
+        path (Union[str, Path]): The component's directory.
+        """
+        data = self.regex_table()
+        (ensure_path(path) / REGEX_TABLE).write_bytes(data)
+        self._regex_table = data
 
     @property
     def overwrite_ents(self) -> bool:
@@ -461,6 +506,7 @@ class PhiRuler(Pipe):
                 p.with_suffix(".jsonl"), self._user_patterns
             ),
             "prefilter": lambda p: self._write_prefilter(p.with_suffix(".hs")),
+            "regex_code": lambda p: self._write_saved_table(p.with_suffix(".xz")),
         }
         util.to_disk(path, serializers, exclude)
 
@@ -497,9 +543,23 @@ class PhiRuler(Pipe):
                 else []
             ),
             "prefilter": lambda p: self._read_prefilter(p.with_suffix(".hs")),
+            "regex_code": lambda p: self._read_table(p.with_suffix(".xz")),
         }
         util.from_disk(path, deserializers, exclude)
         return self
+
+    def _write_saved_table(self, path: Path) -> None:
+        """Save the regex table read at load time again (computing one takes
+        seconds: `write_regex_table` does that)."""
+        if self._regex_table is not None:
+            path.write_bytes(self._regex_table)
+
+    def _read_table(self, path: Path) -> None:
+        """Give `precompiled` the saved regex table, if there is one."""
+        if path.exists():
+            data = path.read_bytes()
+            if precompiled.load(data):
+                self._regex_table = data
 
     def _read_prefilter(self, path: Path) -> None:
         """Give the prefilter the saved database (`Prefilter.use_saved`: used
@@ -528,3 +588,15 @@ def _set_extensions(span: Span, cand: Candidate) -> None:
     span._.phi_source = SOURCE_PREFIX + cand.pattern.id
     span._.phi_score = cand.pattern.score
     span._.phi_flags = list(cand.flags) or None
+
+
+def _add_scout(
+    regex: "re.Pattern[str]",
+    regexes: Set[precompiled.Key],
+    scouts: Dict[precompiled.Key, Optional[str]],
+) -> None:
+    """Record a regex's scout source and the scout's own regex."""
+    scout = make_scout(regex)
+    scouts[(regex.pattern, regex.flags)] = None if scout is None else scout.pattern
+    if scout is not None:
+        regexes.add((scout.pattern, regex.flags))

@@ -24,6 +24,7 @@ import re
 from functools import lru_cache
 from typing import Iterator, List, Optional, Set, Tuple
 
+from . import precompiled
 from ._sre import ATOMIC, CATEGORY_ESCAPES, REPEATS, combine_flags, parse, sre
 from .patterns._common import case_folds
 
@@ -53,6 +54,9 @@ def _scout(pattern: str, flags: int) -> Optional["re.Pattern[str]"]:
     """`make_scout`, once per process for each pattern: parsing a pattern
     and compiling its scout take longer than compiling it (which `re`
     caches)."""
+    saved, source = precompiled.scout(pattern, flags)
+    if saved:
+        return None if source is None else precompiled.compile(source, flags)
     try:
         tree = parse(pattern, flags)
         flags_in_force = tree.state.flags  # with the pattern's inline flags
@@ -67,7 +71,7 @@ def _scout(pattern: str, flags: int) -> Optional["re.Pattern[str]"]:
         # S holds the case variants itself; `re` skips ahead only with a set
         # that is not case-blind.
         first = "(?-i:" + first + ")" if flags_in_force & re.IGNORECASE else first
-        return re.compile(first + r"(?<=(?=" + pattern + r")[\s\S])", flags)
+        return precompiled.compile(first + r"(?<=(?=" + pattern + r")[\s\S])", flags)
     except (_Unknown, re.error, RecursionError):
         return None
 
