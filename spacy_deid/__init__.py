@@ -38,7 +38,9 @@ def pipeline_path(name: str) -> Path:
     return path
 
 
-def load(name: Union[str, Path] = DEFAULT_PIPELINE, **overrides: Any) -> Language:
+def load(
+    name: Union[str, Path] = DEFAULT_PIPELINE, *, warm: bool = True, **overrides: Any
+) -> Language:
     """Load a shipped pipeline (offline), or a pipeline directory.
 
     `spacy.load("spacy_deid")` calls this with no name and gives the default
@@ -47,14 +49,17 @@ def load(name: Union[str, Path] = DEFAULT_PIPELINE, **overrides: Any) -> Languag
 
     name (Union[str, Path]): Shipped pipeline name ("en", "en_rules",
         "es_meddocan") or a directory.
+    warm (bool): Warm the tokenizer's cache with the pipeline's frequent
+        chunks (`tokenizer_cache.warm_up`, about 0.2 s), for `nlp.pipe` in
+        memory zones. `spacy-deid run` warms it after its first batch.
     overrides: Passed to `spacy.util.load_model_from_path` (exclude, config...).
-    RETURNS (Language): The loaded pipeline, its tokenizer's cache warmed
-        with the pipeline's frequent chunks (`tokenizer_cache.warm_up`).
+    RETURNS (Language): The loaded pipeline.
     """
     if isinstance(name, str) and name in PIPELINES:
         path = pipeline_path(name)
     else:
         path = Path(name)
     nlp = load_model_from_path(path, **overrides)
-    warm_up(nlp)
+    if warm:
+        warm_up(nlp)
     return nlp

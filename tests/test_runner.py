@@ -406,18 +406,18 @@ def test_a_run_that_fails_to_start_leaves_the_pipeline_as_it_was(
     """The run-scoped changes (an added `phi_known`, the error handler, span
     scores off) are undone also when the run fails before its first record."""
 
-    def broken(nlp):
-        raise RuntimeError("warm-up failed")
+    def broken(*args, **kwargs):
+        raise RuntimeError("batching failed")
 
-    monkeypatch.setattr(runner_module, "warm_up", broken)
+    monkeypatch.setattr(runner_module, "patient_batches", broken)
     names = list(nlp_en.pipe_names)
     rules_names = list(nlp_rules.pipe_names)
     handler = nlp_en.default_error_handler
-    with pytest.raises(RuntimeError, match="warm-up failed"):
+    with pytest.raises(RuntimeError, match="batching failed"):
         list(deidentify_items(nlp_en, [Record(0, "a", "Dr. Whalen")]))
     assert nlp_en.pipe_names == names
     assert nlp_en.default_error_handler is handler
     assert nlp_en.get_pipe("phi_ner").with_scores
-    with pytest.raises(RuntimeError, match="warm-up failed"):
+    with pytest.raises(RuntimeError, match="batching failed"):
         list(deidentify_items(nlp_rules, [Record(0, "a", "Dr. Whalen")]))
     assert nlp_rules.pipe_names == rules_names and not nlp_rules.disabled

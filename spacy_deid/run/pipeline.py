@@ -50,7 +50,10 @@ def open_pipeline(
     RETURNS (Language): The pipeline, ending with `phi_surrogates`.
     """
     try:
-        nlp = load_shipped(model) if model in PIPELINES else spacy.load(model)
+        # The runner warms the tokenizer's cache once a run has a second batch.
+        nlp = (
+            load_shipped(model, warm=False) if model in PIPELINES else spacy.load(model)
+        )
     except (OSError, ValueError) as error:
         raise PipelineError(LOAD, error) from None
     try:

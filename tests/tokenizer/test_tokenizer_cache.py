@@ -148,16 +148,30 @@ def test_runner_output_is_the_same_with_a_warm_cache(examples_path, monkeypatch)
     warm, cold = load_model_from_path(path), load_model_from_path(path)
     cold.meta.pop(META_KEY)
     records = [
-        Record(i, str(i), json.loads(line)["text"], "p1")
+        Record(i, str(i), json.loads(line)["text"], f"p{i}")
         for i, line in enumerate(examples_path.read_text().splitlines())
     ]
+    assert len(records) > 2
     outputs = [
-        [out.to_dict() for out in deidentify_items(nlp, records)]
+        [out.to_dict() for out in deidentify_items(nlp, records, batch_size=2)]
         for nlp in (warm, cold)
     ]
     assert outputs[0] == outputs[1] and len(outputs[0]) == len(records)
-    # deidentify_items warmed the cache before its memory zones.
+    # deidentify_items warmed the cache after its first batch, outside the
+    # memory zones.
     assert len(warm.vocab) > len(cold.vocab) + 1000
+
+
+def test_a_run_of_one_batch_leaves_the_cache_cold(examples_path, monkeypatch):
+    """Warming costs about 0.2 s: a one-batch run (one note) skips it, and so
+    does `spacy_deid.load(warm=False)`, which `spacy-deid run` uses."""
+    monkeypatch.setenv("SPACY_DEID_KEY", "ab" * 32)
+    nlp = spacy_deid.load("en_rules", warm=False)
+    cold = len(nlp.vocab)
+    assert cold == len(load_model_from_path(spacy_deid.pipeline_path("en_rules")).vocab)
+    text = json.loads(examples_path.read_text().splitlines()[0])["text"]
+    assert len(list(deidentify_items(nlp, [Record(0, "0", text, "p0")]))) == 1
+    assert len(nlp.vocab) < cold + 100
 
 
 def test_chunks_command_writes_meta(tmp_path):
