@@ -252,10 +252,15 @@ class NameGuard:
         return unseen and known.word_zipf < self.max_unseen_zipf
 
     def _is_ordinary(self, lower: str, known) -> bool:
-        """An ordinary word: common, frequent, a stop word or a date word."""
+        """An ordinary word: common, frequent (and used more as a word than
+        its name counts explain: "mills", not "williams"), a stop word or a
+        date word."""
         return (
             known.is_common_word
-            or known.word_zipf >= self.max_word_zipf
+            or (
+                known.word_zipf >= self.max_word_zipf
+                and known.word_zipf > known.name_zipf
+            )
             or lower in self.stop_words
             or lower in self.date_words
         )

@@ -53,6 +53,9 @@ def ents(doc):
         ("O. Brandwijk, MD", [("O. Brandwijk", "DOCTOR")]),
         ("cc: Dr. Lindqvist-Oyelaran", [("Lindqvist-Oyelaran", "DOCTOR")]),
         ("Attending: Feliciano", [("Feliciano", "DOCTOR")]),
+        # As frequent as a word, but as a name first: a surname.
+        ("d/w williams ok to feed", [("williams", "DOCTOR")]),
+        ("per johnson ok to diurese", [("johnson", "DOCTOR")]),
     ],
 )
 def test_finds_names_in_cue_positions(nlp, text, expected):
@@ -85,6 +88,8 @@ def test_finds_names_in_cue_positions(nlp, text, expected):
         "needs refill of ms contin",
         "Chart reviewed, MD FAACP",
         "pt grant funding",
+        "d/w mills re: plan",  # more a word than its name counts explain
+        "per brown stools",
         "- Continue Lasix\n- Brandwijk",
     ],
 )
