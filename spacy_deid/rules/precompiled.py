@@ -39,9 +39,14 @@ ENGINE = (
     if _sre is None
     else [list(sys.version_info[:2]), _sre.MAGIC, _sre.CODESIZE, sys.byteorder]
 )
-_ARRAY_TYPE = {2: "H", 4: "I"}.get(getattr(_sre, "CODESIZE", 0), "")
+# The array type whose items are as wide as the engine's code words.
+_ARRAY_TYPE = next(
+    (t for t in "HIL" if array(t).itemsize == getattr(_sre, "CODESIZE", 0)), ""
+)
 
-_CODE: Dict[Key, Code] = {}
+# As loaded: the code as bytes (a list of ints would take about 10 times the
+# memory), made a list when its regex is compiled.
+_CODE: Dict[Key, Tuple[int, bytes, int, Dict[str, int], Tuple[Optional[str], ...]]] = {}
 _SCOUTS: Dict[Key, Optional[str]] = {}
 _NEEDLES: Dict[Key, Optional[Tuple[Tuple[str, bool], ...]]] = {}
 
@@ -61,7 +66,8 @@ def compile(pattern: str, flags: int = 0) -> "re.Pattern[str]":
     code = _CODE.get((pattern, flags))
     if code is None:
         return re.compile(pattern, flags)
-    all_flags, ops, groups, groupindex, indexgroup = code
+    all_flags, packed, groups, groupindex, indexgroup = code
+    ops = array(_ARRAY_TYPE, packed).tolist()
     return _sre.compile(pattern, all_flags, ops, groups, groupindex, indexgroup)
 
 
@@ -147,9 +153,7 @@ def load(data: bytes) -> bool:
         return False
     for entry in saved["code"]:
         pattern, flags, all_flags, packed, groups, groupindex, indexgroup = entry
-        ops = array(_ARRAY_TYPE)
-        ops.frombytes(packed)
-        code = (all_flags, ops.tolist(), groups, dict(groupindex), tuple(indexgroup))
+        code = (all_flags, bytes(packed), groups, dict(groupindex), tuple(indexgroup))
         _CODE[(pattern, flags)] = code
     for pattern, flags, source in saved["scouts"]:
         _SCOUTS[(pattern, flags)] = source
