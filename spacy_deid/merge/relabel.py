@@ -32,7 +32,7 @@ used as a word than as a name; no digit) is dropped unless a cue word
 a person, "firewall" as a login, "lazy" as a country. "wife opal" stays.
 So is a span of `nameless_labels` that is one capitalised English word
 (zipf >= 3) that nobody in the name tables bears and no place is called:
-"Belongings" or "Radiates" at the start of a sentence, tagged as a person.
+"Belongings" or "Confidential" at the start of a sentence, tagged as a person.
 
 Spans of a shape that is no PHI whatever their label (`not_phi.py`) are
 dropped: a number with its unit (`quantity_labels`: "20 lb", "148 mg/dL"),
@@ -44,15 +44,16 @@ digit, no month, weekday or season and no capitalised word (`date_labels`:
 in "Widget::toString()"), a number of years that something lasted
 (`duration_labels`: "for 34 years", "x 1 yr"), a job title after a person's
 name and a comma (`title_labels`: "Consultant Cardiologist" in "Ana Ruiz,
-MD, Consultant Cardiologist"), and a lone credential after a person's name, a comma and maybe other credentials ("MA" in
-"Ana Ruiz, MA" and "CCM" in "Ana Ruiz, RN, CCM", not "MA" in "Salem, MA");
-a name span of `person_labels` loses its trailing ", CNM". Before all that, a
-span of `credentialed_labels` that a comma and a credential follow becomes a
-clinician's name (`credentialed_label`): "Ana Ruiz" in "Ana Ruiz, LCSW"
-tagged as an organisation.
+MD, Consultant Cardiologist"), and a lone credential after a person's name, a
+comma and maybe other credentials ("MA" in "Ana Ruiz, MA" and "CCM" in "Ana
+Ruiz, RN, CCM", not "MA" in "Salem, MA"); a name span of `person_labels` loses
+its trailing ", CNM". Before all that, a span of `credentialed_labels` that a
+comma and a credential follow becomes a clinician's name
+(`credentialed_label`): "Ana Ruiz" in "Ana Ruiz, LCSW" tagged as an
+organisation.
 
 The defaults change nothing; the MEDDOCAN pipeline sets the place settings,
-the English one the occupation and word settings. On MEDDOCAN
+the English one the others. On MEDDOCAN
 train, 2 of 2,580 gold place spans ("Sierra Leona") pass the name test.
 """
 

@@ -125,9 +125,9 @@ def make_gate(regex: "re.Pattern[str]") -> Optional[Gate]:
     return None if needles is None else Gate(set(needles))
 
 
-def saved_needles(pattern: str, flags: int) -> Optional[Tuple[Needle, ...]]:
-    """The required strings of a regex (None: no gate), for the saved regex
-    table (`precompiled.py`).
+def required_strings(pattern: str, flags: int) -> Optional[Tuple[Needle, ...]]:
+    """The required strings of a regex (None: it gets no gate), as its gate
+    reads them; for the saved regex table (`precompiled.py`).
 
     pattern (str): The regex.
     flags (int): Its flags, as compiled.

@@ -33,6 +33,9 @@ except ImportError:  # pragma: no cover
 Key = Tuple[str, int]
 # What `re._compiler.compile` hands `_sre.compile` after the pattern text.
 Code = Tuple[int, List[int], int, Dict[str, int], Tuple[Optional[str], ...]]
+# The same as loaded: the code as bytes (a list of ints would take about 10
+# times the memory), made a list when its regex is compiled.
+Saved = Tuple[int, bytes, int, Dict[str, int], Tuple[Optional[str], ...]]
 
 ENGINE = (
     []
@@ -44,9 +47,7 @@ _ARRAY_TYPE = next(
     (t for t in "HIL" if array(t).itemsize == getattr(_sre, "CODESIZE", 0)), ""
 )
 
-# As loaded: the code as bytes (a list of ints would take about 10 times the
-# memory), made a list when its regex is compiled.
-_CODE: Dict[Key, Tuple[int, bytes, int, Dict[str, int], Tuple[Optional[str], ...]]] = {}
+_CODE: Dict[Key, Saved] = {}
 _SCOUTS: Dict[Key, Optional[str]] = {}
 _NEEDLES: Dict[Key, Optional[Tuple[Tuple[str, bool], ...]]] = {}
 

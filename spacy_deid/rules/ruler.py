@@ -48,7 +48,7 @@ from ..core.extensions import SPAN_GROUPS, install_extensions
 from ..tagging.ents import first_free, replaced_tokens, write_ents
 from ..labels import LABELS, NOT_PHI_KEY, normalize_label
 from . import matching, precompiled
-from .gate import Gate, saved_needles
+from .gate import Gate, required_strings
 from .matching import Candidate, CompiledPattern, PatternType, compile_pattern
 from .matching import share_matches, validate_pattern
 from .patterns import is_builtin
@@ -257,7 +257,7 @@ class PhiRuler(Pipe):
                     regexes.add((source, rule.flags))
             _add_scout(rule.regex, regexes, scouts)
             key = (rule.regex.pattern, rule.regex.flags)
-            needles[key] = saved_needles(*key)
+            needles[key] = required_strings(*key)
             if needles[key] is not None:
                 gate = Gate(set(needles[key]))
                 regexes.add((gate.regex.pattern, 0))

@@ -7,7 +7,7 @@ import pytest
 import srsly
 
 from spacy_deid.rules import precompiled
-from spacy_deid.rules.gate import saved_needles
+from spacy_deid.rules.gate import required_strings
 from spacy_deid.rules.scout import make_scout
 
 REGEXES = [
@@ -59,7 +59,7 @@ def test_scouts_and_needles_come_from_the_table():
     regex = re.compile(r"\bby trade (?P<phi>[a-z]+)")
     key = (regex.pattern, regex.flags)
     scout = make_scout(regex)
-    needles = saved_needles(*key)
+    needles = required_strings(*key)
     assert scout is not None and needles
     precompiled.load(table([], {key: scout.pattern}, {key: needles}))
     assert precompiled.scout(*key) == (True, scout.pattern)
