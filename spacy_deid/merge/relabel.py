@@ -29,7 +29,8 @@ A span labelled as a name or a place (`word_labels`) made only of lower-case,
 very common English words (zipf >= `min_word_zipf`, and `is_common_word`: more
 used as a word than as a name; no digit) is dropped unless a cue word
 (`cue_words`: "wife", "dr") comes right before it: "availability" tagged as
-a person, "firewall" as a login, "lazy" as a country. "wife opal" stays.
+a person, "firewall" as a login, "lazy" as a country. "wife opal" stays, and so
+does a span that a rule found as it is (`rule_spans_key`).
 So is a span of `nameless_labels` that is one capitalised English word
 (zipf >= 3) that nobody in the name tables bears and no place is called:
 "Belongings" or "Confidential" at the start of a sentence, tagged as a person.
@@ -64,7 +65,7 @@ from spacy.tokens import Doc, Span
 
 from ..core.cfg_io import CfgSerializable, is_str_list
 from ..core.extensions import ENTS, ENT_IOB, ENT_TYPE, FLAGS, SCORES, SOURCE_ATTR
-from ..core.extensions import install_extensions
+from ..core.extensions import SPAN_GROUPS, install_extensions
 from ..knowledge import lookup
 from ..knowledge.occupations import names_an_occupation
 from ..knowledge.credentials import is_credential
@@ -116,6 +117,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "title_labels": [],
     "credentialed_labels": [],
     "credentialed_label": "",
+    "rule_spans_key": "",
 }
 
 
@@ -123,7 +125,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "phi_relabel",
     # The extensions are only carried over to relabelled pieces, never read:
     # declaring them would make `phi_ner` compute scores that nothing uses.
-    requires=[ENTS],
+    requires=[ENTS, SPAN_GROUPS],
     assigns=[ENTS, ENT_IOB, ENT_TYPE, SOURCE_ATTR, SCORES, FLAGS],
     default_config=DEFAULT_CONFIG,
 )
@@ -156,6 +158,7 @@ def make_phi_relabel(
     title_labels: List[str],
     credentialed_labels: List[str],
     credentialed_label: str,
+    rule_spans_key: str,
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -193,6 +196,9 @@ def make_phi_relabel(
         credential follow, which then become `credentialed_label`: a
         clinician's name tagged as a firm ("Ana Ruiz, LCSW").
     credentialed_label (str): The label of such names ('' for none).
+    rule_spans_key (str): The span group of the rules' spans (`phi_rules`'s
+        `spans_key`); a `word_labels` span that a rule found as it is stays
+        ("hammer" in the bed list row "447 hammer 89 F"). '' for none.
     """
     return PhiRelabel(
         name,
@@ -222,6 +228,7 @@ def make_phi_relabel(
         title_labels=title_labels,
         credentialed_labels=credentialed_labels,
         credentialed_label=credentialed_label,
+        rule_spans_key=rule_spans_key,
     )
 
 
@@ -399,6 +406,17 @@ class PhiRelabel(CfgSerializable):
             if t.like_num and span.doc[t.i + 1].lower_ in self._ages
         ]
 
+    def _rule_found(self, span: Span) -> bool:
+        """Whether a rule span (`rule_spans_key`) with the same label covers
+        exactly this span."""
+        key = self.cfg["rule_spans_key"]
+        if not key or key not in span.doc.spans:
+            return False
+        return any(
+            (s.start, s.end, s.label_) == (span.start, span.end, span.label_)
+            for s in span.doc.spans[key]
+        )
+
     def _cued(self, span: Span) -> bool:
         """Whether a cue word ("wife", "dr") comes right before a span."""
         return (
@@ -406,8 +424,10 @@ class PhiRelabel(CfgSerializable):
         )
 
     def _common_words_only(self, span: Span) -> bool:
-        """Lower-case common words alone, with no cue word right before."""
-        if self._cued(span):
+        """Lower-case common words alone, with no cue word right before and
+        not found by a rule (a bed list's "447 hammer 89 F" names a patient
+        by its shape)."""
+        if self._cued(span) or self._rule_found(span):
             return False
         words = [t for t in span if not t.is_punct and not t.is_space]
         if not words or any(not (t.is_alpha and t.is_lower) for t in words):
@@ -451,6 +471,7 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "kin_label",
         "age_label",
         "credentialed_label",
+        "rule_spans_key",
     ):
         if not isinstance(cfg[key], str):
             raise ValueError(f"{key} must be a label string ('' for none)")

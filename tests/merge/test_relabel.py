@@ -83,7 +83,12 @@ def test_places_streets_and_other_labels_are_kept(nlp, text, surface, label):
 
 @pytest.mark.parametrize(
     "surface,kept",
-    [("crane operator", True), ("RN", True), ("banana", False), ("the driveway", False)],
+    [
+        ("crane operator", True),
+        ("RN", True),
+        ("banana", False),
+        ("the driveway", False),
+    ],
 )
 def test_occupation_spans_must_name_a_job(surface, kept):
     nlp = make_converter_nlp("en")
@@ -121,6 +126,20 @@ def test_common_words_alone_are_no_names(text, surface, label, kept):
     nlp.add_pipe("phi_relabel", config=WORDS)
     doc = doc_with_ents(nlp, text, [(surface, label)])
     assert (ents_of(nlp.get_pipe("phi_relabel")(doc)) == [(surface, label)]) is kept
+
+
+def test_a_common_word_that_a_rule_found_as_it_is_stays():
+    """A bed list row names a patient by its shape, whatever the word; the
+    rule's span (same extent and label) keeps the tagger's span."""
+    nlp = make_converter_nlp("en")
+    nlp.add_pipe("phi_relabel", config={**WORDS, "rule_spans_key": "phi_rules"})
+    text = "412 hammer 81 F - cellulitis\nCheck availability today."
+    doc = doc_with_ents(nlp, text, [("hammer", "PATIENT"), ("availability", "PATIENT")])
+    doc.spans["phi_rules"] = [doc.char_span(4, 10, label="PATIENT")]
+    assert ents_of(nlp.get_pipe("phi_relabel")(doc)) == [("hammer", "PATIENT")]
+    doc = doc_with_ents(nlp, text, [("hammer", "PATIENT")])
+    doc.spans["phi_rules"] = [doc.char_span(4, 10, label="DOCTOR")]  # not the same
+    assert ents_of(nlp.get_pipe("phi_relabel")(doc)) == []
 
 
 def test_round_trip(nlp, tmp_path):

@@ -139,9 +139,14 @@ POSITIVES = [
     ("name.regarding", "Re: KIM, Sandra\n", "KIM, Sandra", "PATIENT"),
     ("name.regarding", "RE: RODNEY CAMPBELL (76M)", "RODNEY CAMPBELL", "PATIENT"),
     ("name.regarding", "Re: Jason Taneja (32 y.o. male)", "Jason Taneja", "PATIENT"),
+    ("name.bed_list", "SIGNOUT\n412 hammer 81 F - cellulitis", "hammer", "PATIENT"),
+    ("name.bed_list", "bed 7b: ruiz-lomas 64m, CHF", "ruiz-lomas", "PATIENT"),
+    ("name.bed_list", "  - 23 van wyk 70 M", "van wyk", "PATIENT"),
 ]
 
 NEGATIVES = [
+    "2 units 40 m",  # a dose, not a bed list
+    "seen in 412 with hammer 81 F",  # not at the start of a line
     "Mr. Patient",
     "Dr. Office",
     "the doctor said",

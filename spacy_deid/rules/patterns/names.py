@@ -378,6 +378,18 @@ PATTERNS: List[dict] = [
         + r")",
         score=0.8,
     ),
+    # A bed list's row: the room, a lower-case name, the age and the sex
+    # ("447 hammer 89 F", "bed 12: ruiz-lomas 78f"), as the train split's
+    # sign-out lists write it; there the name may be an ordinary word.
+    _name(
+        "name.bed_list",
+        "PATIENT",
+        BOL
+        + r"[ \t*\-]*(?:(?i:bed|rm|room)[ \t]*)?#?\d{1,4}[A-Za-z]?[:.)]?[ \t]+"
+        r"(?!(?:units?|tabs?|caps?|amps?|puffs?|drops?|days?|hrs?|mins?)\b)"
+        r"(?P<phi>[a-z][a-z'\-]+(?:[ \t][a-z][a-z'\-]+)?)[ \t]+\d{1,3}[ \t]?[mfMF]\b",
+        score=0.8,
+    ),
     # A message about a patient: "Re: KIM, Sandra", "Re: Jason Taneja (32 M)":
     # "Last, First", or a name followed by age and sex.
     _name(
