@@ -282,7 +282,10 @@ class PhiRelabel(CfgSerializable):
             return doc
         if self._credentialed:
             # First, so that the credentials after them count as after a name.
-            write_ents(doc, [self._as_clinician(ent) for ent in doc.ents])
+            found = doc.ents
+            clinicians = [self._as_clinician(ent) for ent in found]
+            if any(new is not old for new, old in zip(clinicians, found, strict=True)):
+                write_ents(doc, clinicians)
         ents: List[Span] = []
         for ent in doc.ents:
             if self._not_phi(ent):
@@ -427,7 +430,7 @@ class PhiRelabel(CfgSerializable):
         """Lower-case common words alone, with no cue word right before and
         not found by a rule (a bed list's "447 hammer 89 F" names a patient
         by its shape)."""
-        if self._cued(span) or self._rule_found(span):
+        if self._cued(span):
             return False
         words = [t for t in span if not t.is_punct and not t.is_space]
         if not words or any(not (t.is_alpha and t.is_lower) for t in words):
@@ -436,7 +439,7 @@ class PhiRelabel(CfgSerializable):
             k = lookup(t.text)
             if not k.is_common_word or k.word_zipf < self.cfg["min_word_zipf"]:
                 return False
-        return True
+        return not self._rule_found(span)
 
     def _load_cfg(self, cfg: Dict[str, Any]) -> None:
         merged = {**self.cfg, **cfg}

@@ -103,6 +103,11 @@ def test_occupation_spans_must_name_a_job(surface, kept):
 WORDS = {"word_labels": ["PATIENT", "USERNAME"], "cue_words": ["wife"]}
 
 
+def relabelled(nlp, text, ents):
+    """The (text, label) entities after `phi_relabel`, given `text` with `ents`."""
+    return ents_of(nlp.get_pipe("phi_relabel")(doc_with_ents(nlp, text, ents)))
+
+
 def shapes_nlp():
     """A blank English pipeline with `phi_relabel` set up with `SHAPES`."""
     nlp = make_converter_nlp("en")
@@ -278,7 +283,7 @@ def test_credentials_after_a_name_are_no_phi():
         ("MA", "STATE"),  # after a name and another credential
         ("CNA", "PROFESSION"),  # no name before it: the patient's job
     ]
-    found = ents_of(nlp.get_pipe("phi_relabel")(doc_with_ents(nlp, text, ents)))
+    found = relabelled(nlp, text, ents)
     assert found == [
         ("Oriel Vantongeren", "DOCTOR"),
         ("Bettina Sokol", "DOCTOR"),
@@ -311,7 +316,7 @@ def test_job_titles_after_a_name_are_no_phi():
         ("Eva Holm", "DOCTOR"),
         ("Renal Associates", "DEPARTMENT"),  # a firm, not a title
     ]
-    found = ents_of(nlp.get_pipe("phi_relabel")(doc_with_ents(nlp, text, ents)))
+    found = relabelled(nlp, text, ents)
     assert found == [
         ("Ivo Tamm", "DOCTOR"),
         ("Ada Lusk", "PATIENT"),
@@ -346,7 +351,7 @@ def test_names_that_credentials_follow_are_clinicians():
         ("Wex Ladd", "PATIENT"),
         ("Unit 4", "ORGANIZATION"),  # a digit: no name
     ]
-    found = ents_of(nlp.get_pipe("phi_relabel")(doc_with_ents(nlp, text, ents)))
+    found = relabelled(nlp, text, ents)
     assert found == [
         ("Ada Lusk", "DOCTOR"),
         ("Ivo Tamm", "DOCTOR"),
@@ -366,7 +371,7 @@ def test_a_state_after_a_city_or_a_given_name_after_a_surname_stays():
         ("VARGO, DANIEL", "PATIENT"),
         ("Ivo Tamm, MD", "DOCTOR"),
     ]
-    found = ents_of(nlp.get_pipe("phi_relabel")(doc_with_ents(nlp, text, ents)))
+    found = relabelled(nlp, text, ents)
     assert found == [
         ("Tolland", "CITY"),
         ("CT", "STATE"),
