@@ -74,6 +74,7 @@ from .not_phi import is_drug_word
 from .not_phi import is_gestational_age, is_non_date_fraction, is_quantity
 from .not_phi import in_code, is_duration, is_nameless_word, is_title_after_name
 from .not_phi import is_wordless_date
+from .places import is_city_not_country, is_country_name, state_follows
 from ..tagging.ents import write_ents
 
 install_extensions()
@@ -118,6 +119,9 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "credentialed_labels": [],
     "credentialed_label": "",
     "rule_spans_key": "",
+    "country_labels": [],
+    "country_label": "",
+    "city_label": "",
 }
 
 
@@ -159,6 +163,9 @@ def make_phi_relabel(
     credentialed_labels: List[str],
     credentialed_label: str,
     rule_spans_key: str,
+    country_labels: List[str],
+    country_label: str,
+    city_label: str,
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -199,6 +206,14 @@ def make_phi_relabel(
     rule_spans_key (str): The span group of the rules' spans (`phi_rules`'s
         `spans_key`); a `word_labels` span that a rule found as it is stays
         ("hammer" in the bed list row "447 hammer 89 F"). '' for none.
+    country_labels (List[str]): Labels of place spans that become
+        `country_label` when the knowledge tables know the whole span as a
+        country ("Burundi" tagged as a city), unless it is also a US state
+        ("Georgia") or a state follows it ("Lebanon, PA").
+    country_label (str): The label of countries ('' for none).
+    city_label (str): The label that a `country_label` span takes when the
+        tables know it as a city and not as a country ("Kampala") or
+        when a state follows it ("Lebanon, PA"); '' for none.
     """
     return PhiRelabel(
         name,
@@ -229,6 +244,9 @@ def make_phi_relabel(
         credentialed_labels=credentialed_labels,
         credentialed_label=credentialed_label,
         rule_spans_key=rule_spans_key,
+        country_labels=country_labels,
+        country_label=country_label,
+        city_label=city_label,
     )
 
 
@@ -263,8 +281,13 @@ class PhiRelabel(CfgSerializable):
             if cfg["credentialed_label"]
             else frozenset()
         )
+        self._countries = (
+            frozenset(cfg["country_labels"]) if cfg["country_label"] else frozenset()
+        )
         self._checked = frozenset().union(
             self._places,
+            self._countries,
+            {cfg["country_label"]} if cfg["city_label"] else (),
             self._occupations,
             self._words,
             self._drugs,
@@ -291,6 +314,7 @@ class PhiRelabel(CfgSerializable):
             if self._not_phi(ent):
                 continue
             ent = self._without_credentials(ent)
+            ent = self._as_country_or_city(ent)
             if ent.label_ in self._places:
                 pieces = self._relabel(ent)
             elif ent.label_ in self._occupations:
@@ -339,6 +363,22 @@ class PhiRelabel(CfgSerializable):
         if lookup(credential.text).is_state_code:
             return ent  # "Salem, MA", "Butte, MT"
         return _copy_attrs(ent, Span(ent.doc, ent.start, ent.end, label=label))
+
+    def _as_country_or_city(self, ent: Span) -> Span:
+        """A place span that is a country's name, as `country_label`; a
+        country span that is only a city's name or that a state follows
+        ("Lebanon, PA"), as `city_label`."""
+        country, city = self.cfg["country_label"], self.cfg["city_label"]
+        if ent.label_ in self._countries and ent.label_ != country:
+            if is_country_name(ent):
+                return _copy_attrs(ent, Span(ent.doc, ent.start, ent.end, label=country))
+        elif (
+            city
+            and ent.label_ == country
+            and (is_city_not_country(ent) or state_follows(ent))
+        ):
+            return _copy_attrs(ent, Span(ent.doc, ent.start, ent.end, label=city))
+        return ent
 
     def _without_credentials(self, ent: Span) -> Span:
         """A person's name span without its trailing ", CNM"."""
@@ -464,6 +504,7 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "nameless_labels",
         "title_labels",
         "credentialed_labels",
+        "country_labels",
         *_SHAPES,
     ):
         if not is_str_list(cfg[key]):
@@ -475,6 +516,8 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "age_label",
         "credentialed_label",
         "rule_spans_key",
+        "country_label",
+        "city_label",
     ):
         if not isinstance(cfg[key], str):
             raise ValueError(f"{key} must be a label string ('' for none)")

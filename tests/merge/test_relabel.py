@@ -378,3 +378,38 @@ def test_a_state_after_a_city_or_a_given_name_after_a_surname_stays():
         ("VARGO, DANIEL", "PATIENT"),
         ("Ivo Tamm", "DOCTOR"),
     ]
+
+
+COUNTRIES = {
+    "country_labels": ["CITY", "STATE", "ORGANIZATION"],
+    "country_label": "COUNTRY",
+    "city_label": "CITY",
+}
+
+
+@pytest.mark.parametrize(
+    "text,surface,label,expected",
+    [
+        ("Moved here from Burundi in 2060.", "Burundi", "CITY", "COUNTRY"),
+        ("Grew up in Mongolia.", "Mongolia", "STATE", "COUNTRY"),
+        ("Travelled to the Dominican Republic.", "Dominican Republic", "ORGANIZATION", "COUNTRY"),
+        ("Travelled to the Philippines.", "the Philippines", "CITY", "COUNTRY"),
+        ("Lives in Lagos with her aunt.", "Lagos", "COUNTRY", "CITY"),
+        ("Born in Lebanon, PA in 1960.", "Lebanon", "COUNTRY", "CITY"),
+        ("Born in Lebanon, PA in 1960.", "Lebanon", "CITY", "CITY"),  # a town
+        ("Grew up in Georgia.", "Georgia", "STATE", "STATE"),  # also a state
+        ("Grew up in Uruguay.", "Uruguay", "HOSPITAL", "HOSPITAL"),  # not listed
+        ("Spent a year in Bavaria.", "Bavaria", "COUNTRY", "COUNTRY"),  # no city
+    ],
+)
+def test_country_names_get_the_country_label(text, surface, label, expected):
+    nlp = make_converter_nlp("en")
+    nlp.add_pipe("phi_relabel", config=COUNTRIES)
+    assert relabelled(nlp, text, [(surface, label)]) == [(surface, expected)]
+
+
+def test_country_label_needs_both_settings():
+    nlp = make_converter_nlp("en")
+    nlp.add_pipe("phi_relabel", config={"country_labels": ["CITY"]})
+    text = "Moved here from Burundi in 2060."
+    assert relabelled(nlp, text, [("Burundi", "CITY")]) == [("Burundi", "CITY")]
