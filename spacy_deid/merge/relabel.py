@@ -74,6 +74,7 @@ from .not_phi import is_drug_word
 from .not_phi import is_gestational_age, is_non_date_fraction, is_quantity
 from .not_phi import in_code, is_duration, is_nameless_word, is_title_after_name
 from .not_phi import is_wordless_date
+from .edges import clause_end_start, symbol_end
 from .places import is_city_not_country, is_country_name, state_follows
 from ..tagging.ents import write_ents
 
@@ -122,6 +123,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "country_labels": [],
     "country_label": "",
     "city_label": "",
+    "edge_labels": [],
 }
 
 
@@ -166,6 +168,7 @@ def make_phi_relabel(
     country_labels: List[str],
     country_label: str,
     city_label: str,
+    edge_labels: List[str],
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -214,6 +217,9 @@ def make_phi_relabel(
     city_label (str): The label that a `country_label` span takes when the
         tables know it as a city and not as a country ("Kampala") or
         when a state follows it ("Lebanon, PA"); '' for none.
+    edge_labels (List[str]): Labels whose spans lose a leading clause end of
+        ordinary words ("slides." in "slides. Ana Ruiz", "person," in
+        "person, Acme Services") and trailing symbols ("·", "→").
     """
     return PhiRelabel(
         name,
@@ -247,6 +253,7 @@ def make_phi_relabel(
         country_labels=country_labels,
         country_label=country_label,
         city_label=city_label,
+        edge_labels=edge_labels,
     )
 
 
@@ -284,8 +291,10 @@ class PhiRelabel(CfgSerializable):
         self._countries = (
             frozenset(cfg["country_labels"]) if cfg["country_label"] else frozenset()
         )
+        self._edges = frozenset(cfg["edge_labels"])
         self._checked = frozenset().union(
             self._places,
+            self._edges,
             self._countries,
             {cfg["country_label"]} if cfg["city_label"] else (),
             self._occupations,
@@ -314,6 +323,7 @@ class PhiRelabel(CfgSerializable):
             if self._not_phi(ent):
                 continue
             ent = self._without_credentials(ent)
+            ent = self._without_edges(ent)
             ent = self._as_country_or_city(ent)
             if ent.label_ in self._places:
                 pieces = self._relabel(ent)
@@ -379,6 +389,17 @@ class PhiRelabel(CfgSerializable):
         ):
             return _copy_attrs(ent, Span(ent.doc, ent.start, ent.end, label=city))
         return ent
+
+    def _without_edges(self, ent: Span) -> Span:
+        """A span without a leading clause end and trailing symbols."""
+        if ent.label_ not in self._edges:
+            return ent
+        start = clause_end_start(ent)
+        start = ent.start if start is None else start
+        end = symbol_end(ent)
+        if (start, end) == (ent.start, ent.end):
+            return ent
+        return _copy_attrs(ent, Span(ent.doc, start, end, label=ent.label_))
 
     def _without_credentials(self, ent: Span) -> Span:
         """A person's name span without its trailing ", CNM"."""
@@ -505,6 +526,7 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "title_labels",
         "credentialed_labels",
         "country_labels",
+        "edge_labels",
         *_SHAPES,
     ):
         if not is_str_list(cfg[key]):

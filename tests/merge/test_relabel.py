@@ -413,3 +413,35 @@ def test_country_label_needs_both_settings():
     nlp.add_pipe("phi_relabel", config={"country_labels": ["CITY"]})
     text = "Moved here from Burundi in 2060."
     assert relabelled(nlp, text, [("Burundi", "CITY")]) == [("Burundi", "CITY")]
+
+
+EDGES = {"edge_labels": ["DOCTOR", "PATIENT", "ORGANIZATION", "STREET"]}
+
+
+@pytest.mark.parametrize(
+    "text,surface,label,expected",
+    [
+        ("I reviewed the slides. Oriana Velt", "slides. Oriana Velt", "DOCTOR", "Oriana Velt"),
+        ("REVIEWED THE SLIDES. ORIANA VELT", "SLIDES. ORIANA VELT", "DOCTOR", "ORIANA VELT"),
+        ("Seen in person, Quillfeather Interpreters", "person, Quillfeather Interpreters", "ORGANIZATION", "Quillfeather Interpreters"),
+        ("Mail to 12 Alder Row · Unit 4", "12 Alder Row ·", "STREET", "12 Alder Row"),
+        ("Seen today: Smith, John.", "Smith, John", "PATIENT", "Smith, John"),  # a name
+        ("seen today: mills, john.", "mills, john", "PATIENT", "mills, john"),  # a surname
+        ("Seen today. SMITH. JOHN", "SMITH. JOHN", "PATIENT", "SMITH. JOHN"),
+        ("Wing B (East) today", "Wing B (East)", "STREET", "Wing B (East)"),
+        ("Seen by Velt, Oriana R. today", "Velt, Oriana R.", "DOCTOR", "Velt, Oriana R."),
+    ],
+)
+def test_edges_of_the_text_around_are_cut_off(text, surface, label, expected):
+    nlp = make_converter_nlp("en")
+    nlp.add_pipe("phi_relabel", config=EDGES)
+    assert relabelled(nlp, text, [(surface, label)]) == [(expected, label)]
+
+
+def test_edges_keep_the_scores():
+    nlp = make_converter_nlp("en")
+    nlp.add_pipe("phi_relabel", config=EDGES)
+    text = "I reviewed the slides. Oriana Velt"
+    doc = doc_with_ents(nlp, text, [("slides. Oriana Velt", "DOCTOR")])
+    doc = nlp.get_pipe("phi_relabel")(doc)
+    assert doc.ents[0].text == "Oriana Velt" and doc.ents[0]._.phi_score == 0.75
