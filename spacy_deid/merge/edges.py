@@ -1,12 +1,13 @@
 """Words at the edges of a span that belong to the text around it.
 
 A tagger that reads across a sentence end takes the end of the previous
-clause into a name ("slides. Ana Ruiz", "person, Acme Services") and a
-separator after an address into the address ("90 Elm Drive ·"). Those words
+clause into a name ("slides. Ana Ruiz", "person, Acme Services") or joins
+two names ("Ana Ruiz. Ben Okoro"), and takes a separator after an address
+into the address ("90 Elm Drive ·"). Those words
 are no PHI, and inside a span they are replaced, which garbles the note.
 """
 
-from typing import Optional
+from typing import List, Optional, Tuple
 
 from spacy.tokens import Span, Token
 
@@ -47,6 +48,29 @@ def clause_end_start(span: Span) -> Optional[int]:
     return None
 
 
+def sentence_pieces(span: Span) -> List[Tuple[int, int]]:
+    """The (start, end) pieces of a span cut at the periods that end a
+    sentence inside it ("Ana Ruiz. Ben Okoro"): a period split off a word of
+    two or more letters, with a space after it. An initial's period ("Ana R.
+    Okoro") cuts nothing."""
+    doc = span.doc
+    pieces = []
+    start = span.start
+    for i in range(span.start + 1, span.end - 1):
+        before = doc[i - 1]
+        if (
+            doc[i].text == "."
+            and doc[i].whitespace_
+            and not before.whitespace_
+            and before.is_alpha
+            and len(before) > 1
+        ):
+            pieces.append((start, i))
+            start = i + 1
+    pieces.append((start, span.end))
+    return pieces
+
+
 def symbol_end(span: Span) -> int:
     """The end of a span without its trailing tokens of neither letters nor
     digits ("·", "→"); a closing bracket whose opening one is in the span
@@ -70,4 +94,4 @@ def _after_initial(token: Token) -> bool:
     return len(token.text) == 1 and token.is_alpha and not token.whitespace_
 
 
-__all__ = ["clause_end_start", "symbol_end"]
+__all__ = ["clause_end_start", "sentence_pieces", "symbol_end"]

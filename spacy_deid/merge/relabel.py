@@ -74,7 +74,7 @@ from .not_phi import is_drug_word
 from .not_phi import is_gestational_age, is_non_date_fraction, is_quantity
 from .not_phi import in_code, is_duration, is_nameless_word, is_title_after_name
 from .not_phi import is_wordless_date
-from .edges import clause_end_start, symbol_end
+from .edges import clause_end_start, sentence_pieces, symbol_end
 from .places import is_city_not_country, is_country_name, state_follows
 from ..tagging.ents import write_ents
 
@@ -219,7 +219,8 @@ def make_phi_relabel(
         when a state follows it ("Lebanon, PA"); '' for none.
     edge_labels (List[str]): Labels whose spans lose a leading clause end of
         ordinary words ("slides." in "slides. Ana Ruiz", "person," in
-        "person, Acme Services") and trailing symbols ("·", "→").
+        "person, Acme Services") and trailing symbols ("·", "→"); those of
+        `person_labels` are also cut at a sentence end ("Ana Ruiz. Ben Okoro").
     """
     return PhiRelabel(
         name,
@@ -319,11 +320,19 @@ class PhiRelabel(CfgSerializable):
             if any(new is not old for new, old in zip(clinicians, found, strict=True)):
                 write_ents(doc, clinicians)
         ents: List[Span] = []
-        for ent in doc.ents:
-            if self._not_phi(ent):
+        for whole in doc.ents:
+            if self._not_phi(whole):
                 continue
+            ents.extend(self._checked_pieces(whole))
+        write_ents(doc, ents, default="outside")
+        return doc
+
+    def _checked_pieces(self, whole: Span) -> List[Span]:
+        """The spans an entity that is PHI becomes."""
+        ents: List[Span] = []
+        for ent in self._sentences(whole):
             ent = self._without_credentials(ent)
-            ent = self._without_edges(ent)
+            ent = self._without_symbols(ent)
             ent = self._as_country_or_city(ent)
             if ent.label_ in self._places:
                 pieces = self._relabel(ent)
@@ -334,8 +343,25 @@ class PhiRelabel(CfgSerializable):
             else:
                 pieces = [ent]
             ents.extend(_copy_attrs(ent, piece) for piece in pieces)
-        write_ents(doc, ents, default="outside")
-        return doc
+        return ents
+
+    def _sentences(self, ent: Span) -> List[Span]:
+        """A span without a leading clause end of ordinary words, and a
+        person's name span cut at the sentence ends inside it."""
+        if ent.label_ not in self._edges:
+            return [ent]
+        start = clause_end_start(ent)
+        if start is not None:
+            ent = _copy_attrs(ent, Span(ent.doc, start, ent.end, label=ent.label_))
+        if ent.label_ not in self._persons:
+            return [ent]
+        pieces = sentence_pieces(ent)
+        if len(pieces) == 1:
+            return [ent]
+        return [
+            _copy_attrs(ent, Span(ent.doc, start, end, label=ent.label_))
+            for start, end in pieces
+        ]
 
     def _not_phi(self, ent: Span) -> bool:
         """A quantity, a non-date fraction, a gestational age, a date with
@@ -390,16 +416,14 @@ class PhiRelabel(CfgSerializable):
             return _copy_attrs(ent, Span(ent.doc, ent.start, ent.end, label=city))
         return ent
 
-    def _without_edges(self, ent: Span) -> Span:
-        """A span without a leading clause end and trailing symbols."""
+    def _without_symbols(self, ent: Span) -> Span:
+        """A span without its trailing symbols."""
         if ent.label_ not in self._edges:
             return ent
-        start = clause_end_start(ent)
-        start = ent.start if start is None else start
         end = symbol_end(ent)
-        if (start, end) == (ent.start, ent.end):
+        if end == ent.end:
             return ent
-        return _copy_attrs(ent, Span(ent.doc, start, end, label=ent.label_))
+        return _copy_attrs(ent, Span(ent.doc, ent.start, end, label=ent.label_))
 
     def _without_credentials(self, ent: Span) -> Span:
         """A person's name span without its trailing ", CNM"."""

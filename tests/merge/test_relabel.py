@@ -445,3 +445,18 @@ def test_edges_keep_the_scores():
     doc = doc_with_ents(nlp, text, [("slides. Oriana Velt", "DOCTOR")])
     doc = nlp.get_pipe("phi_relabel")(doc)
     assert doc.ents[0].text == "Oriana Velt" and doc.ents[0]._.phi_score == 0.75
+
+
+def test_two_names_in_one_span_are_cut_at_the_sentence_end():
+    nlp = make_converter_nlp("en")
+    nlp.add_pipe("phi_relabel", config={**EDGES, "person_labels": ["DOCTOR"]})
+    text = "Reviewed by Oriana Velt. Idris Fenwold agrees. Seen by Oriana R. Velt today."
+    ents = [("Oriana Velt. Idris Fenwold", "DOCTOR"), ("Oriana R. Velt", "DOCTOR")]
+    assert relabelled(nlp, text, ents) == [
+        ("Oriana Velt", "DOCTOR"),
+        ("Idris Fenwold", "DOCTOR"),
+        ("Oriana R. Velt", "DOCTOR"),
+    ]
+    text = "I reviewed the slides. Oriana Velt. Idris Fenwold"
+    ents = [("slides. Oriana Velt. Idris Fenwold", "DOCTOR")]
+    assert relabelled(nlp, text, ents) == [("Oriana Velt", "DOCTOR"), ("Idris Fenwold", "DOCTOR")]
