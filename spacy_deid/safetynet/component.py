@@ -55,6 +55,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "min_name_count": 100,
     "min_strong_name_count": 1000,
     "max_unseen_zipf": 2.0,
+    "lower_unseen": False,
     "extra_words": [],
     "score": 0.5,
     "spans_key": None,
@@ -75,6 +76,7 @@ def make_phi_safety_net(
     min_name_count: int,
     min_strong_name_count: int,
     max_unseen_zipf: float,
+    lower_unseen: bool,
     extra_words: List[str],
     score: float,
     spans_key: Optional[str],
@@ -91,6 +93,10 @@ def make_phi_safety_net(
         be a name after a strong cue.
     max_unseen_zipf (float): A word no name table knows is an unseen name
         only below this frequency (and title-cased, after a weak cue).
+    lower_unseen (bool): After a clinician cue ("per", "d/w"), a word in
+        lower case is an unseen name when no table knows it even as a word,
+        it has five letters or more and it is no misspelling of a common
+        word ("per turci", not "per pateint").
     extra_words (List[str]): More words that are never names.
     score (float): The `phi_score` of the spans added.
     spans_key (Optional[str]): Also store the added spans in this span group.
@@ -103,6 +109,7 @@ def make_phi_safety_net(
         min_name_count=min_name_count,
         min_strong_name_count=min_strong_name_count,
         max_unseen_zipf=max_unseen_zipf,
+        lower_unseen=lower_unseen,
         extra_words=extra_words,
         score=score,
         spans_key=spans_key,
@@ -123,6 +130,7 @@ class PhiSafetyNet(CfgSerializable, Pipe):
         min_name_count: int = 100,
         min_strong_name_count: int = 1000,
         max_unseen_zipf: float = 2.0,
+        lower_unseen: bool = False,
         extra_words: Iterable[str] = (),
         score: float = 0.5,
         spans_key: Optional[str] = None,
@@ -138,6 +146,7 @@ class PhiSafetyNet(CfgSerializable, Pipe):
             "min_name_count": min_name_count,
             "min_strong_name_count": min_strong_name_count,
             "max_unseen_zipf": max_unseen_zipf,
+            "lower_unseen": lower_unseen,
             "extra_words": list(extra_words),
             "score": score,
             "spans_key": spans_key,
@@ -153,6 +162,7 @@ class PhiSafetyNet(CfgSerializable, Pipe):
             min_name_count=self.cfg["min_name_count"],
             min_strong_name_count=self.cfg["min_strong_name_count"],
             max_unseen_zipf=self.cfg["max_unseen_zipf"],
+            lower_unseen=self.cfg["lower_unseen"],
             stop_words=self._stop_words,
             extra_words=self.cfg["extra_words"],
         )
@@ -274,6 +284,8 @@ def _check_numbers(cfg: Dict[str, Any]) -> None:
         value = cfg[key]
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise ValueError(f"phi_safety_net: {key} must be an integer >= 0")
+    if not isinstance(cfg["lower_unseen"], bool):
+        raise ValueError("phi_safety_net: lower_unseen must be true or false")
     words = cfg["extra_words"]
     if isinstance(words, str) or not all(isinstance(w, str) for w in words):
         raise ValueError("phi_safety_net: extra_words must be a list of words")

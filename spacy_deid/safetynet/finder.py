@@ -44,7 +44,12 @@ class NameReader:
         )
 
     def read(
-        self, position: int, *, strong: bool = False, allow_caps: bool = False
+        self,
+        position: int,
+        *,
+        strong: bool = False,
+        allow_caps: bool = False,
+        clinician: bool = False,
     ) -> Optional[Tuple[int, int]]:
         """The name starting at a word position, as (first, end), or None."""
         start = position
@@ -56,7 +61,9 @@ class NameReader:
         if not self.free(position):
             return None
         text = self.words[position].text
-        if not self.guard.is_name(text, strong=strong, allow_caps=allow_caps) and not (
+        if not self.guard.is_name(
+            text, strong=strong, allow_caps=allow_caps, clinician=clinician
+        ) and not (
             self.guard.is_first_name_word(text) and self._continues(position + 1)
         ):
             return None
@@ -180,7 +187,12 @@ def _after_cue(
         return None
     if words.words[position].newline_before and kind != SIGN_OFF:
         return None
-    span = reader.read(position, strong=strong, allow_caps=cue in _TITLES)
+    span = reader.read(
+        position,
+        strong=strong,
+        allow_caps=cue in _TITLES,
+        clinician=kind == CLINICIAN,
+    )
     if span is None or reader.guard.is_drug_phrase(cue, words.words[span[0]].text):
         return None
     if kind == SIGN_OFF and strong and not _ends_line(words, span[1]):

@@ -116,6 +116,12 @@ WEEKDAY_ABBREVIATIONS: Tuple[str, ...] = (
     "sun",
 )
 
+# Shorter lower-case words that nothing knows are mostly clinical
+# shorthand ("pulm", "neph").
+_MIN_UNSEEN_LENGTH = 5
+# A word one slip away from a word this common is taken as its misspelling.
+_MISSPELT_ZIPF = 3.0
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _WORD = re.compile(r"^[^\W\d_]+(?:['\u2019-][^\W\d_]+)*$")
 _INITIAL = re.compile(r"^[^\W\d_]\.?$")
 
@@ -124,6 +130,31 @@ def date_words() -> FrozenSet[str]:
     """Month and weekday names and their abbreviations, lower case."""
     names = [word.lower() for word in MONTHS + WEEKDAYS]
     return frozenset(names + list(MONTH_ABBREVIATIONS + WEEKDAY_ABBREVIATIONS))
+
+
+def one_slip(word: str) -> Iterable[str]:
+    """The strings one deletion, swap of neighbours, substitution or
+    insertion of a letter away from a lower-case word."""
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    for left, right in splits:
+        if right:
+            yield left + right[1:]
+            for c in _LETTERS:
+                yield left + c + right[1:]
+        if len(right) > 1:
+            yield left + right[1] + right[0] + right[2:]
+        for c in _LETTERS:
+            yield left + c + right
+
+
+def is_misspelling(word: str) -> bool:
+    """Whether a lower-case word is one slip away from a common English
+    word ("pateint", "caled")."""
+    return any(
+        lookup(other).word_zipf >= _MISSPELT_ZIPF
+        for other in one_slip(word)
+        if other != word
+    )
 
 
 def is_initial(text: str) -> bool:
@@ -147,6 +178,7 @@ class NameGuard:
         min_name_count: int,
         min_strong_name_count: int,
         max_unseen_zipf: float,
+        lower_unseen: bool = False,
         stop_words: Iterable[str] = (),
         extra_words: Iterable[str] = (),
     ) -> None:
@@ -159,6 +191,8 @@ class NameGuard:
             word to be a name after a strong cue.
         max_unseen_zipf (float): A token no name table knows is an unseen
             name only below this word frequency.
+        lower_unseen (bool): After a clinician cue, a lower-case word that no
+            table knows, not even as a word, may be an unseen name.
         stop_words (Iterable[str]): The language's stop words (ordinary).
         extra_words (Iterable[str]): More words that are never names.
         """
@@ -166,6 +200,7 @@ class NameGuard:
         self.min_name_count = min_name_count
         self.min_strong_name_count = min_strong_name_count
         self.max_unseen_zipf = max_unseen_zipf
+        self.lower_unseen = lower_unseen
         self.stop_words = frozenset(word.lower() for word in stop_words)
         self.date_words = date_words()
         self.never = frozenset(
@@ -180,6 +215,7 @@ class NameGuard:
         strong: bool = False,
         allow_caps: bool = False,
         surname: bool = False,
+        clinician: bool = False,
     ) -> bool:
         """Whether a token may be a name in its position.
 
@@ -188,6 +224,9 @@ class NameGuard:
         allow_caps (bool): Upper-case abbreviations of 2-4 letters allowed
             (after "Dr").
         surname (bool): Only a known surname will do (sign-out arrows).
+        clinician (bool): After a clinician cue ("per"): with `lower_unseen`,
+            a lower-case word that no table knows, not even as a word, and
+            that is no misspelling of a common word is a name ("per turci").
         RETURNS (bool): Whether it is name-like.
         """
         if len(text) < 2 or not _WORD.match(text):
@@ -210,7 +249,20 @@ class NameGuard:
         if surname or known.place_population:
             return False
         # Unseen: no table knows it as a name, and it is rare as a word.
-        return known.word_zipf < self.max_unseen_zipf and (strong or is_titled(text))
+        if known.word_zipf >= self.max_unseen_zipf:
+            return False
+        if strong or is_titled(text):
+            return True
+        return clinician and self.lower_unseen and self._unseen_lower(lower, known)
+
+    def _unseen_lower(self, lower: str, known) -> bool:
+        """A lower-case word of five letters or more that no table knows and
+        that is not one slip away from a common word ("pateint")."""
+        return (
+            known.word_zipf == 0
+            and len(lower) >= _MIN_UNSEEN_LENGTH
+            and not is_misspelling(lower)
+        )
 
     def is_first_name_word(self, text: str) -> bool:
         """A frequent name that is also a frequent word but not an ordinary

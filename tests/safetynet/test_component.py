@@ -147,6 +147,35 @@ def test_thresholds_are_config_driven():
     assert ents(make_nlp(extra_words=["Fenella"])("sis Fenella")) == []
 
 
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("per quorvatz ok to feed", [("quorvatz", "DOCTOR")]),
+        ("d/w brelinski, may diurese", [("brelinski", "DOCTOR")]),
+        ("per pateint request", []),  # a misspelling of "patient"
+        ("per pulm", []),  # too short: shorthand
+        ("pt quorvatz today", []),  # not after a clinician cue
+        ("sis quorvatz visited", [("quorvatz", "PATIENT")]),  # a strong cue
+    ],
+)
+def test_lower_case_unseen_words_after_clinician_cues(text, expected):
+    assert ents(make_nlp(lower_unseen=True)(text)) == expected
+
+
+def test_lower_unseen_is_off_by_default(nlp):
+    assert ents(nlp("per quorvatz ok to feed")) == []
+    with pytest.raises(ValueError, match="lower_unseen"):
+        make_nlp(lower_unseen="yes")
+
+
+def test_one_slip_finds_misspellings():
+    from spacy_deid.safetynet.guard import is_misspelling, one_slip
+
+    assert {"pateint", "patint", "patientt", "pbtient"} <= set(one_slip("patient"))
+    assert is_misspelling("pateint") and is_misspelling("caled")
+    assert not is_misspelling("quorvatz")
+
+
 def test_spans_key_keeps_the_added_spans():
     nlp = make_nlp(spans_key="safety_net")
     doc = nlp("sis Fenella and wife June")
