@@ -214,16 +214,18 @@ def is_drug_word(span: Span, min_name_count: int) -> bool:
 
 def is_nameless_word(span: Span) -> bool:
     """Whether a span is one capitalised English word of three letters or more
-    that nobody in the name tables bears and no place is called
-    ("Belongings", "Confidential" at the start of a sentence): used at least
-    once in a million words (zipf >= 3).
+    (four in capitals) that nobody in the name tables bears and no place is
+    called ("Belongings", "Confidential" at the start of a sentence, a header's
+    "NUMBER"): used at least once in a million words (zipf >= 3).
 
     span (Span): The entity.
     RETURNS (bool): True for such a word.
     """
     token = span[0]
-    if len(span) != 1 or len(token) < 3 or not (token.is_alpha and token.is_title):
+    if len(span) != 1 or len(token) < 3 or not token.is_alpha:
         return False  # initials ("E") are pieces of names
+    if not (token.is_title or (token.is_upper and len(token) > 3)):
+        return False  # "IBM", "CVS": an organisation's letters
     k = lookup(span.text)
     if k.surname_count or k.given_count or k.place_population:
         return False

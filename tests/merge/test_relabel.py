@@ -252,6 +252,8 @@ SHAPES = {
         ("Patient is 31 years today.", "31", "AGE", True),  # no duration word
         ("Belongings placed in a bag.", "Belongings", "PATIENT", False),
         ("Confidential note follows.", "Confidential", "DOCTOR", False),
+        ("NAME: Ivo Tamm  UNIT NUMBER: 0042", "NUMBER", "PATIENT", False),
+        ("Called IBM support today.", "IBM", "PATIENT", True),  # 3 capitals
         ("Seen by Dr. Moderate today.", "Moderate", "DOCTOR", True),  # a cue
         ("Faith is at the bedside.", "Faith", "PATIENT", True),  # a given name
         ("Arrived from Reading today.", "Reading", "PATIENT", True),  # a place
