@@ -74,6 +74,7 @@ from .not_phi import is_drug_word
 from .not_phi import is_gestational_age, is_non_date_fraction, is_quantity
 from .not_phi import in_code, is_duration, is_nameless_word, is_title_after_name
 from .not_phi import is_wordless_date
+from .contact import cue_word, cued_label
 from .edges import clause_end_start, sentence_pieces, symbol_end
 from .places import is_city_not_country, is_country_name, state_follows
 from ..tagging.ents import write_ents
@@ -124,6 +125,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "country_label": "",
     "city_label": "",
     "edge_labels": [],
+    "contact_cues": {},
 }
 
 
@@ -169,6 +171,7 @@ def make_phi_relabel(
     country_label: str,
     city_label: str,
     edge_labels: List[str],
+    contact_cues: Dict[str, List[str]],
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -221,6 +224,10 @@ def make_phi_relabel(
         ordinary words ("slides." in "slides. Ana Ruiz", "person," in
         "person, Acme Services") and trailing symbols ("·", "→"); those of
         `person_labels` are also cut at a sentence end ("Ana Ruiz. Ben Okoro").
+    contact_cues (Dict[str, List[str]]): Label -> cue words ("FAX": ["fax",
+        "faxed"], "PHONE": ["tel", "call"]). A span of one of these labels
+        takes the label of the nearest cue word before it in its clause
+        ("fax the results to the clinic at 555-0101": FAX).
     """
     return PhiRelabel(
         name,
@@ -255,6 +262,7 @@ def make_phi_relabel(
         country_label=country_label,
         city_label=city_label,
         edge_labels=edge_labels,
+        contact_cues=contact_cues,
     )
 
 
@@ -293,8 +301,14 @@ class PhiRelabel(CfgSerializable):
             frozenset(cfg["country_labels"]) if cfg["country_label"] else frozenset()
         )
         self._edges = frozenset(cfg["edge_labels"])
+        self._contact_cues = {
+            cue_word(word): label
+            for label, words in cfg["contact_cues"].items()
+            for word in words
+        }
         self._checked = frozenset().union(
             self._places,
+            cfg["contact_cues"],
             self._edges,
             self._countries,
             {cfg["country_label"]} if cfg["city_label"] else (),
@@ -334,6 +348,7 @@ class PhiRelabel(CfgSerializable):
             ent = self._without_credentials(ent)
             ent = self._without_symbols(ent)
             ent = self._as_country_or_city(ent)
+            ent = self._as_cued_contact(ent)
             if ent.label_ in self._places:
                 pieces = self._relabel(ent)
             elif ent.label_ in self._occupations:
@@ -415,6 +430,15 @@ class PhiRelabel(CfgSerializable):
         ):
             return _copy_attrs(ent, Span(ent.doc, ent.start, ent.end, label=city))
         return ent
+
+    def _as_cued_contact(self, ent: Span) -> Span:
+        """A phone or fax number with the label of the cue word before it."""
+        if ent.label_ not in self.cfg["contact_cues"]:
+            return ent
+        label = cued_label(ent, self._contact_cues)
+        if label is None or label == ent.label_:
+            return ent
+        return _copy_attrs(ent, Span(ent.doc, ent.start, ent.end, label=label))
 
     def _without_symbols(self, ent: Span) -> Span:
         """A span without its trailing symbols."""
@@ -567,6 +591,11 @@ def check_config(cfg: Dict[str, Any]) -> None:
     ):
         if not isinstance(cfg[key], str):
             raise ValueError(f"{key} must be a label string ('' for none)")
+    cues = cfg["contact_cues"]
+    if not isinstance(cues, dict) or not all(
+        isinstance(label, str) and is_str_list(words) for label, words in cues.items()
+    ):
+        raise ValueError("contact_cues must map labels to lists of cue words")
     if not isinstance(cfg["min_word_zipf"], (int, float)):
         raise ValueError("min_word_zipf must be a number")
     if not isinstance(cfg["min_name_count"], int) or cfg["min_name_count"] < 0:

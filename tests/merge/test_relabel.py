@@ -462,3 +462,32 @@ def test_two_names_in_one_span_are_cut_at_the_sentence_end():
     text = "I reviewed the slides. Oriana Velt. Idris Fenwold"
     ents = [("slides. Oriana Velt. Idris Fenwold", "DOCTOR")]
     assert relabelled(nlp, text, ents) == [("Oriana Velt", "DOCTOR"), ("Idris Fenwold", "DOCTOR")]
+
+
+CONTACTS = {
+    "contact_cues": {"FAX": ["fax", "faxed"], "PHONE": ["tel", "call", "contacted"]}
+}
+
+
+@pytest.mark.parametrize(
+    "text,surface,label,expected",
+    [
+        ("Please fax the report to the clinic at 617-555-0142.", "617-555-0142", "PHONE", "FAX"),
+        ("Vendor contacted at 617-555-0142 today.", "617-555-0142", "FAX", "PHONE"),
+        ("Tel (617) 555-0142 · Fax (617) 555-0143", "(617) 555-0143", "PHONE", "FAX"),
+        ("Tel (617) 555-0142 · Fax (617) 555-0143", "(617) 555-0142", "FAX", "PHONE"),
+        ("Faxed to the office.\n617-555-0142", "617-555-0142", "PHONE", "PHONE"),  # a line
+        ("Faxed. Reach her at 617-555-0142", "617-555-0142", "PHONE", "PHONE"),  # a clause
+        ("Fax: 617-555-0142", "617-555-0142", "IDNUM", "IDNUM"),  # not listed
+    ],
+)
+def test_phone_and_fax_numbers_take_the_cue_before_them(text, surface, label, expected):
+    nlp = make_converter_nlp("en")
+    nlp.add_pipe("phi_relabel", config=CONTACTS)
+    assert relabelled(nlp, text, [(surface, label)]) == [(surface, expected)]
+
+
+def test_contact_cues_must_map_labels_to_words():
+    nlp = make_converter_nlp("en")
+    with pytest.raises(ValueError, match="contact_cues"):
+        nlp.add_pipe("phi_relabel", config={"contact_cues": {"FAX": "fax"}})
