@@ -108,6 +108,13 @@ def relabelled(nlp, text, ents):
     return ents_of(nlp.get_pipe("phi_relabel")(doc_with_ents(nlp, text, ents)))
 
 
+def relabelled_with(config, text, ents):
+    """`relabelled` by an English `phi_relabel` with `config`."""
+    nlp = make_converter_nlp("en")
+    nlp.add_pipe("phi_relabel", config=config)
+    return relabelled(nlp, text, ents)
+
+
 def shapes_nlp():
     """A blank English pipeline with `phi_relabel` set up with `SHAPES`."""
     nlp = make_converter_nlp("en")
@@ -405,9 +412,8 @@ COUNTRIES = {
     ],
 )
 def test_country_names_get_the_country_label(text, surface, label, expected):
-    nlp = make_converter_nlp("en")
-    nlp.add_pipe("phi_relabel", config=COUNTRIES)
-    assert relabelled(nlp, text, [(surface, label)]) == [(surface, expected)]
+    found = relabelled_with(COUNTRIES, text, [(surface, label)])
+    assert found == [(surface, expected)]
 
 
 def test_country_label_needs_both_settings():
@@ -435,9 +441,8 @@ EDGES = {"edge_labels": ["DOCTOR", "PATIENT", "ORGANIZATION", "STREET"]}
     ],
 )
 def test_edges_of_the_text_around_are_cut_off(text, surface, label, expected):
-    nlp = make_converter_nlp("en")
-    nlp.add_pipe("phi_relabel", config=EDGES)
-    assert relabelled(nlp, text, [(surface, label)]) == [(expected, label)]
+    found = relabelled_with(EDGES, text, [(surface, label)])
+    assert found == [(expected, label)]
 
 
 def test_edges_keep_the_scores():
@@ -482,9 +487,8 @@ CONTACTS = {
     ],
 )
 def test_phone_and_fax_numbers_take_the_cue_before_them(text, surface, label, expected):
-    nlp = make_converter_nlp("en")
-    nlp.add_pipe("phi_relabel", config=CONTACTS)
-    assert relabelled(nlp, text, [(surface, label)]) == [(surface, expected)]
+    found = relabelled_with(CONTACTS, text, [(surface, label)])
+    assert found == [(surface, expected)]
 
 
 def test_contact_cues_must_map_labels_to_words():
