@@ -58,7 +58,7 @@ the English one the others. On MEDDOCAN
 train, 2 of 2,580 gold place spans ("Sierra Leona") pass the name test.
 """
 
-from typing import Any, Callable, Dict, List
+from typing import Any, Callable, Dict, List, Optional
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
@@ -358,7 +358,12 @@ class PhiRelabel(CfgSerializable):
             else:
                 pieces = [ent]
             ents.extend(_copy_attrs(ent, piece) for piece in pieces)
-        return ents
+        if len(ents) == 1 and ents[0] is whole:
+            return ents
+        # Cut pieces lose their edge spaces; one of spaces and marks alone
+        # holds no PHI.
+        trimmed = (_without_spaces(piece) for piece in ents)
+        return [piece for piece in trimmed if piece is not None]
 
     def _sentences(self, ent: Span) -> List[Span]:
         """A span without a leading clause end of ordinary words, and a
@@ -607,6 +612,21 @@ def _names_a_job(span: Span) -> bool:
     if names_an_occupation(span.text):
         return True
     return any(t.is_upper and t.is_alpha and 2 <= len(t) <= 4 for t in span)
+
+
+def _without_spaces(span: Span) -> Optional[Span]:
+    """A span without its leading and trailing space tokens, or None when it
+    has no letter or digit."""
+    if not any(c.isalnum() for c in span.text):
+        return None
+    start, end = span.start, span.end
+    while span.doc[start].is_space:
+        start += 1
+    while span.doc[end - 1].is_space:
+        end -= 1
+    if (start, end) == (span.start, span.end):
+        return span
+    return _copy_attrs(span, Span(span.doc, start, end, label=span.label_))
 
 
 def _fold(word: str) -> str:

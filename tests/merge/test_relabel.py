@@ -495,3 +495,15 @@ def test_contact_cues_must_map_labels_to_words():
     nlp = make_converter_nlp("en")
     with pytest.raises(ValueError, match="contact_cues"):
         nlp.add_pipe("phi_relabel", config={"contact_cues": {"FAX": "fax"}})
+
+
+def test_a_cut_piece_of_spaces_alone_is_dropped():
+    # A tagger's "thanks,\n\n" loses its clause end; the spaces left are no
+    # entity (a surrogate could not replace them).
+    text = "ok thanks,\n\nSee you"
+    assert relabelled_with(EDGES, text, [("thanks,\n\n", "ORGANIZATION")]) == []
+    text = "seen in person,\n Quillfeather Interpreters"
+    ents = [("person,\n Quillfeather Interpreters", "ORGANIZATION")]
+    assert relabelled_with(EDGES, text, ents) == [
+        ("Quillfeather Interpreters", "ORGANIZATION")
+    ]
