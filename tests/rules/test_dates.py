@@ -257,6 +257,9 @@ def test_date_range(find):
         ("September 14-16, 2067", ["September 14-16, 2067"]),
         ("14-16 Sep 2067", ["14-16 Sep 2067"]),
         ("from 9/14-9/16.", ["9/14", "9/16"]),
+        ("NEC r/o 5/10-5/12: KUB neg", ["5/10", "5/12"]),
+        ("micu 5/14-5/19 then floor", ["5/14", "5/19"]),
+        ("SICU 5/14 - 5/19", ["5/14", "5/19"]),
     ],
 )
 def test_date_range_leaves_nothing_behind(find, text, expected):

@@ -58,6 +58,19 @@ def test_free_phrased_jobs(train):
     assert shift >= 1 and is_a >= 1, (shift, is_a)
 
 
+def test_month_day_ranges_after_rule_out_or_icu(train):
+    """The train split labels both ends of a month/day range after "r/o" or
+    an intensive care unit (the cues `date.md_range_start` reads there)."""
+    hits = 0
+    for n in train:
+        starts = {s.start for s in n.spans if s.label == "DATE"}
+        ends = {s.end for s in n.spans if s.label == "DATE"}
+        pattern = r"(?i)\b(?:r/o|[a-z]{0,2}icu|ccu) (\d{1,2}/\d{1,2})-(\d{1,2}/\d{1,2})"
+        for m in re.finditer(pattern, n.text):
+            hits += m.start(1) in starts and m.end(2) in ends
+    assert hits >= 1, hits
+
+
 def test_username_then_time(train):
     hits = 0
     for n in train:

@@ -86,12 +86,13 @@ _MD = r"(?<![\w/.\-])(?P<phi>(?P<m>1[0-2]|0?[1-9])/(?P<d>[0-3]?\d))" + _R
 _NOT_FRACTION = r"(?!(?:1/[234]|2/3|3/4)(?!\d))"
 # More cues before a month/day, where fractions 1/2, 2/3 ... are left out too:
 # a weekday ("Mon 9/14", "Tuesday, 9/15"; the weekday is its own DATE span),
-# follow-up and lab words ("f/u 9/14", "Labs 9/14:", "RTC 10/2").
+# follow-up and lab words ("f/u 9/14", "Labs 9/14:", "RTC 10/2"), a rule-out
+# course or a stay in an intensive care unit ("r/o 9/14-9/16", "micu 9/14").
 _MD_CUE = (
     r"(?:\b"
     + alternation(title_and_upper(_WEEKDAYS + _WEEKDAY_ABBRS))
     + r"\.?,?|(?i:\b(?:f/u|fu|follow[ \-]?up|rtc|return(?:ed)?|re-?check|repeat"
-    r"|appt|appointment|labs?|as[ \t]+of|ending)\b:?))[ \t]*"
+    r"|appt|appointment|labs?|as[ \t]+of|ending|r/o|[a-z]{0,2}icu|ccu)\b:?))[ \t]*"
 )
 # A clock time after a month/day: "9/14 at 0800", "9/14 @ 8:30", "9/14 2pm".
 _TIME_AFTER = (
