@@ -126,6 +126,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "city_label": "",
     "edge_labels": [],
     "contact_cues": {},
+    "titled_labels": [],
 }
 
 
@@ -172,6 +173,7 @@ def make_phi_relabel(
     city_label: str,
     edge_labels: List[str],
     contact_cues: Dict[str, List[str]],
+    titled_labels: List[str],
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -228,6 +230,9 @@ def make_phi_relabel(
         "faxed"], "PHONE": ["tel", "call"]). A span of one of these labels
         takes the label of the nearest cue word before it in its clause
         ("fax the results to the clinic at 555-0101": FAX).
+    titled_labels (List[str]): Labels of spans that become `clinician_label`
+        right after a clinician title (`clinician_cues`): "Dr. Ana Ruiz"
+        tagged as a patient.
     """
     return PhiRelabel(
         name,
@@ -263,6 +268,7 @@ def make_phi_relabel(
         city_label=city_label,
         edge_labels=edge_labels,
         contact_cues=contact_cues,
+        titled_labels=titled_labels,
     )
 
 
@@ -306,8 +312,12 @@ class PhiRelabel(CfgSerializable):
             for label, words in cfg["contact_cues"].items()
             for word in words
         }
+        self._titled = (
+            frozenset(cfg["titled_labels"]) if cfg["clinician_label"] else frozenset()
+        )
         self._checked = frozenset().union(
             self._places,
+            self._titled,
             cfg["contact_cues"],
             self._edges,
             self._countries,
@@ -349,6 +359,7 @@ class PhiRelabel(CfgSerializable):
             ent = self._without_symbols(ent)
             ent = self._as_country_or_city(ent)
             ent = self._as_cued_contact(ent)
+            ent = self._as_titled_clinician(ent)
             if ent.label_ in self._places:
                 pieces = self._relabel(ent)
             elif ent.label_ in self._occupations:
@@ -435,6 +446,18 @@ class PhiRelabel(CfgSerializable):
         ):
             return _copy_attrs(ent, Span(ent.doc, ent.start, ent.end, label=city))
         return ent
+
+    def _as_titled_clinician(self, ent: Span) -> Span:
+        """A span right after a clinician title, as `clinician_label`."""
+        label = self.cfg["clinician_label"]
+        if ent.label_ not in self._titled or ent.label_ == label or ent.start == 0:
+            return ent
+        before = ent.start - 1
+        if ent.doc[before].text == "." and before > 0:
+            before -= 1  # "DR ." split by the tokenizer
+        if _fold(ent.doc[before].text) not in self._cues:
+            return ent
+        return _copy_attrs(ent, Span(ent.doc, ent.start, ent.end, label=label))
 
     def _as_cued_contact(self, ent: Span) -> Span:
         """A phone or fax number with the label of the cue word before it."""
@@ -580,6 +603,7 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "credentialed_labels",
         "country_labels",
         "edge_labels",
+        "titled_labels",
         *_SHAPES,
     ):
         if not is_str_list(cfg[key]):

@@ -507,3 +507,20 @@ def test_a_cut_piece_of_spaces_alone_is_dropped():
     assert relabelled_with(EDGES, text, ents) == [
         ("Quillfeather Interpreters", "ORGANIZATION")
     ]
+
+
+TITLED = {"titled_labels": ["PATIENT"], "clinician_label": "DOCTOR", "clinician_cues": ["dr", "doctor"]}
+
+
+@pytest.mark.parametrize(
+    "text,surface,label,expected",
+    [
+        ("Oncologist Dr. Quillon Maret joined.", "Quillon Maret", "PATIENT", "DOCTOR"),
+        ("Phone consult: DR. MARET asked.", "MARET", "PATIENT", "DOCTOR"),
+        ("Seen with Quillon Maret today.", "Quillon Maret", "PATIENT", "PATIENT"),
+        ("Oncologist Dr. Quillon Maret joined.", "Quillon Maret", "CITY", "CITY"),
+    ],
+)
+def test_names_after_a_clinician_title_are_clinicians(text, surface, label, expected):
+    found = relabelled_with(TITLED, text, [(surface, label)])
+    assert found == [(surface, expected)]
