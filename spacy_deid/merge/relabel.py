@@ -92,6 +92,8 @@ _SHAPES: Dict[str, Callable[[Span], bool]] = {
     "duration_labels": is_duration,
 }
 _CUE_WINDOW = 3
+_CLAUSE_ENDS = frozenset((".", ";", "!", "?"))
+_JOB_CUE_WORDS = 4
 
 DEFAULT_CONFIG: Dict[str, Any] = {
     "place_labels": [],
@@ -127,6 +129,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "edge_labels": [],
     "contact_cues": {},
     "titled_labels": [],
+    "job_cues": [],
 }
 
 
@@ -174,6 +177,7 @@ def make_phi_relabel(
     edge_labels: List[str],
     contact_cues: Dict[str, List[str]],
     titled_labels: List[str],
+    job_cues: List[str],
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -233,6 +237,10 @@ def make_phi_relabel(
     titled_labels (List[str]): Labels of spans that become `clinician_label`
         right after a clinician title (`clinician_cues`): "Dr. Ana Ruiz"
         tagged as a patient.
+    job_cues (List[str]): Words after which an `occupation_labels` span is
+        kept though no word of it heads a job title in the tables: one of
+        them within four words before it, in its clause ("worked as a
+        seamstress", "occupation: chef").
     """
     return PhiRelabel(
         name,
@@ -269,6 +277,7 @@ def make_phi_relabel(
         edge_labels=edge_labels,
         contact_cues=contact_cues,
         titled_labels=titled_labels,
+        job_cues=job_cues,
     )
 
 
@@ -291,6 +300,7 @@ class PhiRelabel(CfgSerializable):
         self._occupations = set(cfg["occupation_labels"])
         self._words = set(cfg["word_labels"])
         self._cue_words = {_fold(word) for word in cfg["cue_words"]}
+        self._job_cues = {_fold(word) for word in cfg["job_cues"]}
         self._shapes = [
             (frozenset(cfg[key]), check) for key, check in _SHAPES.items() if cfg[key]
         ]
@@ -363,7 +373,7 @@ class PhiRelabel(CfgSerializable):
             if ent.label_ in self._places:
                 pieces = self._relabel(ent)
             elif ent.label_ in self._occupations:
-                pieces = [ent] if _names_a_job(ent) else []
+                pieces = [ent] if _names_a_job(ent) or self._job_cued(ent) else []
             elif ent.label_ in self._words:
                 pieces = [] if self._common_words_only(ent) else [ent]
             else:
@@ -557,6 +567,22 @@ class PhiRelabel(CfgSerializable):
             for s in span.doc.spans[key]
         )
 
+    def _job_cued(self, span: Span) -> bool:
+        """Whether a job cue ("worked", "occupation") is one of the four
+        words before a span, in its clause and line ("works nights as a")."""
+        words = 0
+        for token in reversed(span.doc[max(0, span.start - 6) : span.start]):
+            if "\n" in token.text or token.text in _CLAUSE_ENDS:
+                return False
+            if token.is_punct or token.is_space:
+                continue
+            if _fold(token.text) in self._job_cues:
+                return True
+            words += 1
+            if words == _JOB_CUE_WORDS:
+                return False
+        return False
+
     def _cued(self, span: Span) -> bool:
         """Whether a cue word ("wife", "dr") comes right before a span."""
         return (
@@ -604,6 +630,7 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "country_labels",
         "edge_labels",
         "titled_labels",
+        "job_cues",
         *_SHAPES,
     ):
         if not is_str_list(cfg[key]):

@@ -524,3 +524,22 @@ TITLED = {"titled_labels": ["PATIENT"], "clinician_label": "DOCTOR", "clinician_
 def test_names_after_a_clinician_title_are_clinicians(text, surface, label, expected):
     found = relabelled_with(TITLED, text, [(surface, label)])
     assert found == [(surface, expected)]
+
+
+JOBS = {"occupation_labels": ["PROFESSION"], "job_cues": ["worked", "works", "occupation"]}
+
+
+@pytest.mark.parametrize(
+    "text,surface,kept",
+    [
+        ("Worked as a seamstress for years.", "seamstress", True),
+        ("Occupation: seamstress", "seamstress", True),
+        ("He works nights as a seamstress.", "seamstress", True),  # four words back
+        ("Worked hard. A seamstress visited.", "seamstress", False),  # another clause
+        ("Ate a banana today.", "banana", False),  # no cue
+        ("Worked as a crane operator.", "crane operator", True),  # a head word
+    ],
+)
+def test_job_cues_keep_jobs_the_tables_lack(text, surface, kept):
+    found = relabelled_with(JOBS, text, [(surface, "PROFESSION")])
+    assert (found == [(surface, "PROFESSION")]) is kept
