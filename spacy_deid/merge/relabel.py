@@ -53,6 +53,16 @@ comma and a credential follow becomes a clinician's name
 (`credentialed_label`): "Ana Ruiz" in "Ana Ruiz, LCSW" tagged as an
 organisation.
 
+The text around a span and the knowledge tables correct the rest: a span
+loses the words of the text around it at its edges (`edge_labels`: "slides."
+in "slides. Ana Ruiz", a trailing "·"), and a name span is cut at a sentence
+end inside it; a country's name is a country and a city's a city
+(`country_labels`); a phone or fax number takes the label of the cue word
+before it (`contact_cues`); a name right after "Dr." is a clinician's
+(`titled_labels`); a job that no head word of the tables names is kept after
+a work cue (`job_cues`: "worked as a seamstress"). Pieces that lose every
+letter and digit to these cuts are dropped.
+
 The defaults change nothing; the MEDDOCAN pipeline sets the place settings,
 the English one the others. On MEDDOCAN
 train, 2 of 2,580 gold place spans ("Sierra Leona") pass the name test.
@@ -364,7 +374,7 @@ class PhiRelabel(CfgSerializable):
     def _checked_pieces(self, whole: Span) -> List[Span]:
         """The spans an entity that is PHI becomes."""
         ents: List[Span] = []
-        for ent in self._sentences(whole):
+        for ent in self._edge_pieces(whole):
             ent = self._without_credentials(ent)
             ent = self._without_symbols(ent)
             ent = self._as_country_or_city(ent)
@@ -386,7 +396,7 @@ class PhiRelabel(CfgSerializable):
         trimmed = (_without_spaces(piece) for piece in ents)
         return [piece for piece in trimmed if piece is not None]
 
-    def _sentences(self, ent: Span) -> List[Span]:
+    def _edge_pieces(self, ent: Span) -> List[Span]:
         """A span without a leading clause end of ordinary words, and a
         person's name span cut at the sentence ends inside it."""
         if ent.label_ not in self._edges:
