@@ -84,7 +84,7 @@ from .not_phi import is_drug_word
 from .not_phi import is_gestational_age, is_non_date_fraction, is_quantity
 from .not_phi import in_code, is_duration, is_nameless_word, is_title_after_name
 from .not_phi import is_wordless_date
-from .contact import cue_word, cued_label
+from .cues import cue_word, cued_label, job_cued
 from .edges import clause_end_start, sentence_pieces, symbol_end
 from .places import is_city_not_country, is_country_name, state_follows
 from ..tagging.ents import write_ents
@@ -102,8 +102,6 @@ _SHAPES: Dict[str, Callable[[Span], bool]] = {
     "duration_labels": is_duration,
 }
 _CUE_WINDOW = 3
-_CLAUSE_ENDS = frozenset((".", ";", "!", "?"))
-_JOB_CUE_WORDS = 4
 
 DEFAULT_CONFIG: Dict[str, Any] = {
     "place_labels": [],
@@ -310,7 +308,7 @@ class PhiRelabel(CfgSerializable):
         self._occupations = set(cfg["occupation_labels"])
         self._words = set(cfg["word_labels"])
         self._cue_words = {_fold(word) for word in cfg["cue_words"]}
-        self._job_cues = {_fold(word) for word in cfg["job_cues"]}
+        self._job_cues = frozenset(cue_word(word) for word in cfg["job_cues"])
         self._shapes = [
             (frozenset(cfg[key]), check) for key, check in _SHAPES.items() if cfg[key]
         ]
@@ -383,7 +381,7 @@ class PhiRelabel(CfgSerializable):
             if ent.label_ in self._places:
                 pieces = self._relabel(ent)
             elif ent.label_ in self._occupations:
-                pieces = [ent] if _names_a_job(ent) or self._job_cued(ent) else []
+                pieces = [ent] if self._names_a_job(ent) else []
             elif ent.label_ in self._words:
                 pieces = [] if self._common_words_only(ent) else [ent]
             else:
@@ -577,21 +575,9 @@ class PhiRelabel(CfgSerializable):
             for s in span.doc.spans[key]
         )
 
-    def _job_cued(self, span: Span) -> bool:
-        """Whether a job cue ("worked", "occupation") is one of the four
-        words before a span, in its clause and line ("works nights as a")."""
-        words = 0
-        for token in reversed(span.doc[max(0, span.start - 6) : span.start]):
-            if "\n" in token.text or token.text in _CLAUSE_ENDS:
-                return False
-            if token.is_punct or token.is_space:
-                continue
-            if _fold(token.text) in self._job_cues:
-                return True
-            words += 1
-            if words == _JOB_CUE_WORDS:
-                return False
-        return False
+    def _names_a_job(self, span: Span) -> bool:
+        """A job's head word or abbreviation, or a work cue before it."""
+        return _names_a_job(span) or job_cued(span, self._job_cues)
 
     def _cued(self, span: Span) -> bool:
         """Whether a cue word ("wife", "dr") comes right before a span."""

@@ -12,7 +12,7 @@ name after a strong cue when written like one ("wife June", "Thanks, Bo").
 import re
 from typing import FrozenSet, Iterable, Tuple
 
-from ..knowledge import lookup
+from ..knowledge import Knowledge, lookup
 from ..text.datenames import MONTHS, WEEKDAYS
 
 # Words after which a name-like token is an eponym, not PHI ("Foley catheter").
@@ -255,7 +255,7 @@ class NameGuard:
             return True
         return clinician and self.lower_unseen and self._unseen_lower(lower, known)
 
-    def _unseen_lower(self, lower: str, known) -> bool:
+    def _unseen_lower(self, lower: str, known: Knowledge) -> bool:
         """A lower-case word of five letters or more that no table knows and
         that is not one slip away from a common word ("pateint")."""
         return (
@@ -303,7 +303,7 @@ class NameGuard:
         )
         return unseen and known.word_zipf < self.max_unseen_zipf
 
-    def _is_ordinary(self, lower: str, known) -> bool:
+    def _is_ordinary(self, lower: str, known: Knowledge) -> bool:
         """An ordinary word: common, frequent (and used more as a word than
         its name counts explain: "mills", not "williams"), a stop word or a
         date word."""
