@@ -10,8 +10,8 @@ and looks like a name (`guard.NameGuard`):
   before an upper-case post-nominal ("MD", "DO"): DOCTOR;
 - after a patient cue ("pt", "mrs"), a relative ("sis", "wife") or a
   sign-off at a line's end ("Thanks,"): PATIENT;
-- a lone surname on either side of a sign-out arrow ("(ferraro -> lindgren)"):
-  DOCTOR.
+- a lone surname on either side of a sign-out arrow ("(ferraro -> lindgren)"),
+  the other side a lone surname too or one word a detector found: DOCTOR.
 
 A name extends over further name-like words, middle initials and hyphenated
 parts on its line ("per rn b. achebe" gives "b. achebe"); a name followed by

@@ -290,7 +290,9 @@ def _name_start(words: DocWords, reader: NameReader, end: int) -> Optional[int]:
 
 
 def around_arrows(words: DocWords, reader: NameReader) -> List[Candidate]:
-    """Lone surnames on both sides of a sign-out arrow ("(ferraro -> lindgren)")."""
+    """Lone surnames on both sides of a sign-out arrow ("(ferraro -> lindgren)").
+    A side that a detector already took as one word counts as the other
+    name of the pair; only free sides become candidates."""
     found: List[Candidate] = []
     if not any(ch in w.text for w in words.words for ch in _ARROW_ENDS):
         return found  # most notes have no arrow at all
@@ -301,10 +303,15 @@ def around_arrows(words: DocWords, reader: NameReader) -> List[Candidate]:
         if not width:
             position += 1
             continue
-        left, right = position - 1, position + width
-        if _lone_surname(words, reader, left) and _lone_surname(words, reader, right):
-            found.append((left, left + 1, ARROW))
-            found.append((right, right + 1, ARROW))
+        sides = (position - 1, position + width)
+        lone = [_lone_surname(words, reader, side) for side in sides]
+        taken = [_taken_word(words, reader, side) for side in sides]
+        if all(a or b for a, b in zip(lone, taken, strict=True)) and any(lone):
+            found.extend(
+                (side, side + 1, ARROW)
+                for side, ok in zip(sides, lone, strict=True)
+                if ok
+            )
         position += width
     return found
 
@@ -321,15 +328,31 @@ def _arrow_width(words: DocWords, position: int, arrows) -> int:
 
 
 def _lone_surname(words: DocWords, reader: NameReader, position: int) -> bool:
-    """A known surname with no other word beside it on its side of the arrow."""
+    """A known surname with no other free word beside it on its side of the
+    arrow (a date after it is another entity's: "nguyen July 8")."""
     if not reader.free(position) or not reader.guard.is_name(
         words.words[position].text, surname=True
     ):
         return False
+    return _alone(words, reader, position)
+
+
+def _taken_word(words: DocWords, reader: NameReader, position: int) -> bool:
+    """A word a detector already took, alone on its side of the arrow."""
+    return (
+        0 <= position < len(words)
+        and not reader.free(position)
+        and words.words[position].text.isalpha()
+        and _alone(words, reader, position)
+    )
+
+
+def _alone(words: DocWords, reader: NameReader, position: int) -> bool:
+    """No free word right beside a position on its line."""
     for side in (position - 1, position + 1):
         if 0 <= side < len(words) and _is_word(words.words[side].text):
             beside = words.words[side if side > position else position]
-            if not beside.newline_before:
+            if not beside.newline_before and reader.free(side):
                 return False
     return True
 

@@ -117,8 +117,28 @@ def test_never_overrides_or_overlaps_existing_entities(nlp):
     # An entity on the first name: nothing is added around it.
     doc = nlp.make_doc("Pt Orsolya Brandwijk seen")
     doc.ents = [Span(doc, 1, 2, label="PATIENT")]  # "Orsolya"
+
     doc = nlp.get_pipe("phi_safety_net")(doc)
     assert ents(doc) == [("Orsolya", "PATIENT")]
+
+
+def test_arrow_partner_may_be_an_entity_and_a_date_may_follow(nlp):
+    # The other side already found (even with a wrong label) still pairs.
+    doc = nlp.make_doc("(ferraro -> lindgren)")
+    doc.ents = [Span(doc, 4, 5, label="HOSPITAL")]  # "lindgren"
+    doc = nlp.get_pipe("phi_safety_net")(doc)
+    assert ents(doc) == [("ferraro", "DOCTOR"), ("lindgren", "HOSPITAL")]
+    # A date found after a side is another entity, not a word beside it.
+    doc = nlp.make_doc("coverage:\tferraro -> lindgren July 8, 2102")
+    doc.ents = [Span(doc, 7, 11, label="DATE")]
+    doc = nlp.get_pipe("phi_safety_net")(doc)
+    assert ents(doc)[:2] == [("ferraro", "DOCTOR"), ("lindgren", "DOCTOR")]
+    # Free words beside a side still make it no lone name.
+    assert ents(nlp("ferraro -> lindgren called back")) == []
+    # A taken side alone pairs with nothing that is no surname.
+    doc = nlp.make_doc("ICU -> floor")
+    doc.ents = [Span(doc, 0, 1, label="HOSPITAL")]
+    assert ents(nlp.get_pipe("phi_safety_net")(doc)) == [("ICU", "HOSPITAL")]
 
 
 def test_known_non_phi_is_left_alone(nlp):
