@@ -11,7 +11,7 @@ last word of one of Faker's 640 job titles, `Provider.jobs`, MIT licence:
 
 import re
 from functools import lru_cache
-from typing import FrozenSet
+from typing import FrozenSet, List
 
 from faker.providers.job import Provider as _Jobs
 from faker.providers.job.en_US import Provider as _UsJobs
@@ -21,6 +21,12 @@ AGENT_ENDINGS = (
     "smith", "wright",
 )  # fmt: skip
 _WORD = re.compile(r"[a-z]+")
+_PARTS = re.compile(r"[,/;]")
+_PARENS = re.compile(r"\(.*?\)")
+# Words after a phrase's head ("director of nursing", "nurse and midwife").
+_LINKS = frozenset(
+    {"of", "at", "in", "for", "to", "with", "on", "from", "by", "and", "or"}
+)
 
 
 @lru_cache(maxsize=1)
@@ -45,3 +51,25 @@ def is_occupation_word(word: str) -> bool:
 def names_an_occupation(text: str) -> bool:
     """Whether any word of a phrase can head a job title."""
     return any(is_occupation_word(word) for word in _WORD.findall(text.lower()))
+
+
+def head_words(text: str) -> List[str]:
+    """The words that can head a phrase: the last word of each part between
+    commas, slashes and semicolons, parentheses left out ("Engineer, civil
+    (consulting)" -> "engineer", "civil"), and a word right before a
+    preposition or conjunction ("director of nursing" -> "director")."""
+    heads: List[str] = []
+    for part in _PARTS.split(_PARENS.sub("", text.lower())):
+        words = _WORD.findall(part)
+        if words:
+            heads.append(words[-1])
+            pairs = zip(words[:-1], words[1:], strict=True)
+            heads.extend(w for w, nxt in pairs if nxt in _LINKS)
+    return heads
+
+
+def heads_an_occupation(text: str) -> bool:
+    """Whether a head word of a phrase (`head_words`) can head a job title:
+    "crane operator" and "director of nursing" can, "a village stay in the
+    winter" cannot (the "-er" of "winter" is not at a head)."""
+    return any(is_occupation_word(word) for word in head_words(text))

@@ -60,7 +60,8 @@ end inside it; a country's name is a country and a city's a city
 (`country_labels`); a phone or fax number takes the label of the cue word
 before it (`contact_cues`); a name right after "Dr." is a clinician's
 (`titled_labels`); a job that no head word of the tables names is kept after
-a work cue (`job_cues`: "worked as a seamstress"). Pieces that lose every
+a work cue (`job_cues`: "worked as a seamstress"), and a job word counts
+only at a head of the phrase (`job_heads`). Pieces that lose every
 letter and digit to these cuts are dropped.
 
 The defaults change nothing; the MEDDOCAN pipeline sets the place settings,
@@ -77,7 +78,7 @@ from ..core.cfg_io import CfgSerializable, is_str_list
 from ..core.extensions import ENTS, ENT_IOB, ENT_TYPE, FLAGS, SCORES, SOURCE_ATTR
 from ..core.extensions import SPAN_GROUPS, install_extensions
 from ..knowledge import lookup
-from ..knowledge.occupations import names_an_occupation
+from ..knowledge.occupations import heads_an_occupation, names_an_occupation
 from ..knowledge.credentials import is_credential
 from .not_phi import credential_follows, credential_start, follows_name
 from .not_phi import is_drug_word
@@ -138,6 +139,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "contact_cues": {},
     "titled_labels": [],
     "job_cues": [],
+    "job_heads": False,
 }
 
 
@@ -186,6 +188,7 @@ def make_phi_relabel(
     contact_cues: Dict[str, List[str]],
     titled_labels: List[str],
     job_cues: List[str],
+    job_heads: bool,
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -249,6 +252,10 @@ def make_phi_relabel(
         kept though no word of it heads a job title in the tables: one of
         them within four words before it, in its clause ("worked as a
         seamstress", "occupation: chef").
+    job_heads (bool): The job word of an `occupation_labels` span must be
+        at a head of the phrase (`knowledge.occupations.head_words`): the
+        last word of a part, or a word before "of", "at", "and", ...; so
+        "a village stay in the dry winter" names no job.
     """
     return PhiRelabel(
         name,
@@ -286,6 +293,7 @@ def make_phi_relabel(
         contact_cues=contact_cues,
         titled_labels=titled_labels,
         job_cues=job_cues,
+        job_heads=job_heads,
     )
 
 
@@ -456,7 +464,9 @@ class PhiRelabel(CfgSerializable):
         country, city = self.cfg["country_label"], self.cfg["city_label"]
         if ent.label_ in self._countries and ent.label_ != country:
             if is_country_name(ent):
-                return _copy_attrs(ent, Span(ent.doc, ent.start, ent.end, label=country))
+                return _copy_attrs(
+                    ent, Span(ent.doc, ent.start, ent.end, label=country)
+                )
         elif (
             city
             and ent.label_ == country
@@ -577,7 +587,9 @@ class PhiRelabel(CfgSerializable):
 
     def _names_a_job(self, span: Span) -> bool:
         """A job's head word or abbreviation, or a work cue before it."""
-        return _names_a_job(span) or job_cued(span, self._job_cues)
+        return _names_a_job(span, self.cfg["job_heads"]) or job_cued(
+            span, self._job_cues
+        )
 
     def _cued(self, span: Span) -> bool:
         """Whether a cue word ("wife", "dr") comes right before a span."""
@@ -648,15 +660,19 @@ def check_config(cfg: Dict[str, Any]) -> None:
         isinstance(label, str) and is_str_list(words) for label, words in cues.items()
     ):
         raise ValueError("contact_cues must map labels to lists of cue words")
+    if not isinstance(cfg["job_heads"], bool):
+        raise ValueError("job_heads must be true or false")
     if not isinstance(cfg["min_word_zipf"], (int, float)):
         raise ValueError("min_word_zipf must be a number")
     if not isinstance(cfg["min_name_count"], int) or cfg["min_name_count"] < 0:
         raise ValueError("min_name_count must be an integer >= 0")
 
 
-def _names_a_job(span: Span) -> bool:
-    """A job's head word, or an abbreviation of 2 to 4 capitals ("RN")."""
-    if names_an_occupation(span.text):
+def _names_a_job(span: Span, at_head: bool = False) -> bool:
+    """A job's head word (at a head of the phrase with `at_head`), or an
+    abbreviation of 2 to 4 capitals ("RN")."""
+    names = heads_an_occupation if at_head else names_an_occupation
+    if names(span.text):
         return True
     return any(t.is_upper and t.is_alpha and 2 <= len(t) <= 4 for t in span)
 

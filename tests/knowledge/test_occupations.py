@@ -3,6 +3,8 @@
 import pytest
 
 from spacy_deid.knowledge.occupations import (
+    head_words,
+    heads_an_occupation,
     is_occupation_word,
     names_an_occupation,
     occupation_heads,
@@ -34,3 +36,34 @@ def test_names_an_occupation(text, expected):
 
 def test_plural_and_case():
     assert is_occupation_word("TEACHERS") and not is_occupation_word("snow")
+
+
+@pytest.mark.parametrize(
+    "text,heads",
+    [
+        ("crane operator", ["operator"]),
+        ("Engineer, civil (consulting)", ["engineer", "civil"]),
+        ("director of nursing", ["nursing", "director"]),
+        ("nurse and midwife", ["midwife", "nurse"]),
+        ("cook/cleaner", ["cook", "cleaner"]),
+        ("", []),
+    ],
+)
+def test_head_words(text, heads):
+    assert head_words(text) == heads
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("retired welder", True),
+        ("director of nursing", True),
+        ("Research scientist (physical sciences)", True),
+        # An agent ending away from the head names no job.
+        ("a cabin stay in the cold winter months", False),
+        ("good candidate for a second opinion", False),
+    ],
+)
+def test_heads_an_occupation(text, expected):
+    assert names_an_occupation(text) is True
+    assert heads_an_occupation(text) is expected

@@ -401,7 +401,12 @@ COUNTRIES = {
     [
         ("Moved here from Burundi in 2060.", "Burundi", "CITY", "COUNTRY"),
         ("Grew up in Mongolia.", "Mongolia", "STATE", "COUNTRY"),
-        ("Travelled to the Dominican Republic.", "Dominican Republic", "ORGANIZATION", "COUNTRY"),
+        (
+            "Travelled to the Dominican Republic.",
+            "Dominican Republic",
+            "ORGANIZATION",
+            "COUNTRY",
+        ),
         ("Travelled to the Philippines.", "the Philippines", "CITY", "COUNTRY"),
         ("Lives in Lagos with her aunt.", "Lagos", "COUNTRY", "CITY"),
         ("Born in Lebanon, PA in 1960.", "Lebanon", "COUNTRY", "CITY"),
@@ -429,15 +434,40 @@ EDGES = {"edge_labels": ["DOCTOR", "PATIENT", "ORGANIZATION", "STREET"]}
 @pytest.mark.parametrize(
     "text,surface,label,expected",
     [
-        ("I reviewed the slides. Oriana Velt", "slides. Oriana Velt", "DOCTOR", "Oriana Velt"),
-        ("REVIEWED THE SLIDES. ORIANA VELT", "SLIDES. ORIANA VELT", "DOCTOR", "ORIANA VELT"),
-        ("Seen in person, Quillfeather Interpreters", "person, Quillfeather Interpreters", "ORGANIZATION", "Quillfeather Interpreters"),
+        (
+            "I reviewed the slides. Oriana Velt",
+            "slides. Oriana Velt",
+            "DOCTOR",
+            "Oriana Velt",
+        ),
+        (
+            "REVIEWED THE SLIDES. ORIANA VELT",
+            "SLIDES. ORIANA VELT",
+            "DOCTOR",
+            "ORIANA VELT",
+        ),
+        (
+            "Seen in person, Quillfeather Interpreters",
+            "person, Quillfeather Interpreters",
+            "ORGANIZATION",
+            "Quillfeather Interpreters",
+        ),
         ("Mail to 12 Alder Row · Unit 4", "12 Alder Row ·", "STREET", "12 Alder Row"),
         ("Seen today: Smith, John.", "Smith, John", "PATIENT", "Smith, John"),  # a name
-        ("seen today: mills, john.", "mills, john", "PATIENT", "mills, john"),  # a surname
+        (
+            "seen today: mills, john.",
+            "mills, john",
+            "PATIENT",
+            "mills, john",
+        ),  # a surname
         ("Seen today. SMITH. JOHN", "SMITH. JOHN", "PATIENT", "SMITH. JOHN"),
         ("Wing B (East) today", "Wing B (East)", "STREET", "Wing B (East)"),
-        ("Seen by Velt, Oriana R. today", "Velt, Oriana R.", "DOCTOR", "Velt, Oriana R."),
+        (
+            "Seen by Velt, Oriana R. today",
+            "Velt, Oriana R.",
+            "DOCTOR",
+            "Velt, Oriana R.",
+        ),
     ],
 )
 def test_edges_of_the_text_around_are_cut_off(text, surface, label, expected):
@@ -457,7 +487,9 @@ def test_edges_keep_the_scores():
 def test_two_names_in_one_span_are_cut_at_the_sentence_end():
     nlp = make_converter_nlp("en")
     nlp.add_pipe("phi_relabel", config={**EDGES, "person_labels": ["DOCTOR"]})
-    text = "Reviewed by Oriana Velt. Idris Fenwold agrees. Seen by Oriana R. Velt today."
+    text = (
+        "Reviewed by Oriana Velt. Idris Fenwold agrees. Seen by Oriana R. Velt today."
+    )
     ents = [("Oriana Velt. Idris Fenwold", "DOCTOR"), ("Oriana R. Velt", "DOCTOR")]
     assert relabelled(nlp, text, ents) == [
         ("Oriana Velt", "DOCTOR"),
@@ -466,7 +498,10 @@ def test_two_names_in_one_span_are_cut_at_the_sentence_end():
     ]
     text = "I reviewed the slides. Oriana Velt. Idris Fenwold"
     ents = [("slides. Oriana Velt. Idris Fenwold", "DOCTOR")]
-    assert relabelled(nlp, text, ents) == [("Oriana Velt", "DOCTOR"), ("Idris Fenwold", "DOCTOR")]
+    assert relabelled(nlp, text, ents) == [
+        ("Oriana Velt", "DOCTOR"),
+        ("Idris Fenwold", "DOCTOR"),
+    ]
 
 
 CONTACTS = {
@@ -477,12 +512,27 @@ CONTACTS = {
 @pytest.mark.parametrize(
     "text,surface,label,expected",
     [
-        ("Please fax the report to the clinic at 617-555-0142.", "617-555-0142", "PHONE", "FAX"),
+        (
+            "Please fax the report to the clinic at 617-555-0142.",
+            "617-555-0142",
+            "PHONE",
+            "FAX",
+        ),
         ("Vendor contacted at 617-555-0142 today.", "617-555-0142", "FAX", "PHONE"),
         ("Tel (617) 555-0142 · Fax (617) 555-0143", "(617) 555-0143", "PHONE", "FAX"),
         ("Tel (617) 555-0142 · Fax (617) 555-0143", "(617) 555-0142", "FAX", "PHONE"),
-        ("Faxed to the office.\n617-555-0142", "617-555-0142", "PHONE", "PHONE"),  # a line
-        ("Faxed. Reach her at 617-555-0142", "617-555-0142", "PHONE", "PHONE"),  # a clause
+        (
+            "Faxed to the office.\n617-555-0142",
+            "617-555-0142",
+            "PHONE",
+            "PHONE",
+        ),  # a line
+        (
+            "Faxed. Reach her at 617-555-0142",
+            "617-555-0142",
+            "PHONE",
+            "PHONE",
+        ),  # a clause
         ("Fax: 617-555-0142", "617-555-0142", "IDNUM", "IDNUM"),  # not listed
     ],
 )
@@ -509,7 +559,11 @@ def test_a_cut_piece_of_spaces_alone_is_dropped():
     ]
 
 
-TITLED = {"titled_labels": ["PATIENT"], "clinician_label": "DOCTOR", "clinician_cues": ["dr", "doctor"]}
+TITLED = {
+    "titled_labels": ["PATIENT"],
+    "clinician_label": "DOCTOR",
+    "clinician_cues": ["dr", "doctor"],
+}
 
 
 @pytest.mark.parametrize(
@@ -526,7 +580,10 @@ def test_names_after_a_clinician_title_are_clinicians(text, surface, label, expe
     assert found == [(surface, expected)]
 
 
-JOBS = {"occupation_labels": ["PROFESSION"], "job_cues": ["worked", "works", "occupation"]}
+JOBS = {
+    "occupation_labels": ["PROFESSION"],
+    "job_cues": ["worked", "works", "occupation"],
+}
 
 
 @pytest.mark.parametrize(
@@ -543,3 +600,27 @@ JOBS = {"occupation_labels": ["PROFESSION"], "job_cues": ["worked", "works", "oc
 def test_job_cues_keep_jobs_the_tables_lack(text, surface, kept):
     found = relabelled_with(JOBS, text, [(surface, "PROFESSION")])
     assert (found == [(surface, "PROFESSION")]) is kept
+
+
+@pytest.mark.parametrize(
+    "text,surface,kept",
+    [
+        (
+            "A cabin stay in the cold winter months.",
+            "cabin stay in the cold winter months",
+            False,
+        ),
+        ("He is a retired welder.", "retired welder", True),
+        ("Director of nursing called.", "Director of nursing", True),
+        ("Staff RN on duty.", "Staff RN", True),  # an abbreviation anywhere
+    ],
+)
+def test_job_heads_want_the_job_word_at_a_head(text, surface, kept):
+    jobs = {"occupation_labels": ["PROFESSION"], "job_heads": True}
+    found = relabelled_with(jobs, text, [(surface, "PROFESSION")])
+    assert (found == [(surface, "PROFESSION")]) is kept
+    # Without the setting any job word counts: "winter" ends in "-er".
+    off = relabelled_with(
+        {"occupation_labels": ["PROFESSION"]}, text, [(surface, "PROFESSION")]
+    )
+    assert off == [(surface, "PROFESSION")]
