@@ -204,7 +204,9 @@ _VERSION_CUE = re.compile(r"(?i:\b(?:version|ver|v|release|build|rev)\b\.?)[ \t]
 # Words before a short IPv6 form ("::1", "::") that make it an address.
 _IP_CUE = re.compile(r"(?i:\b(?:ip(?:v6)?|address|addr|host|localhost|loopback)\b)")
 # Words before a MAC-shaped run of digits that make it a hardware address.
-_MAC_CUE = re.compile(r"(?i:\b(?:mac|hw|hardware|ethernet|ether|wi-?fi|bluetooth|bt)\b)")
+_MAC_CUE = re.compile(
+    r"(?i:\b(?:mac|hw|hardware|ethernet|ether|wi-?fi|bluetooth|bt)\b)"
+)
 _CUE_WINDOW = 30
 
 
@@ -384,6 +386,44 @@ def facility_name(match: re.Match, span: Tuple[int, int]) -> Flags:
     return None
 
 
+# A word of a lower-case facility name more common than this (zipf) is an
+# ordinary word ("grandma house"), unless a place or a name is called so.
+_LOWER_FACILITY_ZIPF = 3.5
+
+
+def lower_facility(match: re.Match, span: Tuple[int, int]) -> Flags:
+    """Accept a lower-case facility name ("norbu manor", "deer park nursing
+    home", "icu at brennerton") when its name words (group `name`) are not all
+    generic or clinical, and one of them, or the whole name, is a place, a
+    name or an uncommon word; without a head word (group `head`) the name
+    words must all be uncommon words of four letters or more."""
+    name = _group(match, "name") or ""
+    words = name.split()
+    if not words or any(_in_lexicon(w, _CLINICAL) for w in words):
+        return None
+    if not _has_specific_word(name):
+        return None
+    if not _group(match, "head"):
+        if all(len(w) >= 4 and _uncommon(w) for w in words):
+            return _accept()
+        return None
+    if lookup(name).place_population or any(_specific(w) for w in words):
+        return _accept()
+    return None
+
+
+def _uncommon(word: str) -> bool:
+    return lookup(word).word_zipf < _LOWER_FACILITY_ZIPF
+
+
+def _specific(word: str) -> bool:
+    """A place, a name more than a word, or an uncommon word."""
+    k = lookup(word)
+    return bool(
+        k.place_population or not k.is_common_word or k.word_zipf < _LOWER_FACILITY_ZIPF
+    )
+
+
 # Cue words a pattern marks with the group `weak`, and the values they don't
 # accept: "note from Smith, PA" is a clinician, "from Chad" may be a person.
 _CREDENTIAL_STATES = frozenset(CREDENTIAL_STATE_ABBRS)
@@ -528,6 +568,7 @@ VALIDATORS: Dict[str, Validator] = {
     "id_value": id_value,
     "plate": plate,
     "facility_name": facility_name,
+    "lower_facility": lower_facility,
     "place_cue": place_cue,
     "place_name": place_name,
     "username": username,

@@ -72,6 +72,25 @@ POSITIVES = [
     ("hospital.abbr_unit", "UCSF records reviewed", "UCSF", "HOSPITAL"),
     ("hospital.acronym_cued", "transferred from BRMC on day 2", "BRMC", "HOSPITAL"),
     ("hospital.acronym_cued", "Destination: SDHC\n", "SDHC", "HOSPITAL"),
+    (
+        "hospital.lower_cued",
+        "dispo to kessler manor in am",
+        "kessler manor",
+        "HOSPITAL",
+    ),
+    (
+        "hospital.lower_cued",
+        "pt came from oakhollow nursing home yesterday",
+        "oakhollow nursing home",
+        "HOSPITAL",
+    ),
+    ("hospital.lower_cued", "hx DTs (icu at brennerton).", "brennerton", "HOSPITAL"),
+    (
+        "hospital.lower_cued",
+        "transferred from deer park nursing home",  # a place, of common words
+        "deer park nursing home",
+        "HOSPITAL",
+    ),
 ]
 
 NEGATIVES = [
@@ -102,6 +121,16 @@ NEGATIVES = [
     "Parkinson's Clinic",
     "Referred to Pain Management Clinic and Comprehensive Cancer Center.",
     "Seen in Infectious Disease Clinic and Wound Care Clinic.",
+    # Lower-case shorthand: common, generic or clinical words are no facility.
+    "transferred from micu to floor",
+    "was at grandma house over weekend",
+    "d/c to home with services",
+    "back to baseline per family",
+    "icu at bedside",
+    "transferred from general surgery",
+    "dispo to the rehab",
+    "was at lovely quiet nursing home",  # all common words
+    "was at a lovely quiet nursing home",
 ]
 
 

@@ -71,6 +71,23 @@ def test_month_day_ranges_after_rule_out_or_icu(train):
     assert hits >= 1, hits
 
 
+def test_lower_case_facilities_after_transfer_cues(train):
+    """The train split labels lower-case facilities after a transfer cue, with
+    and without a head word (what `hospital.lower_cued` reads there)."""
+    from spacy_deid.rules.patterns.facilities import PATTERNS
+
+    pattern = next(p for p in PATTERNS if p["id"] == "hospital.lower_cued")
+    regex = re.compile(pattern["pattern"])
+    heads = bare = 0
+    for n in train:
+        hospitals = {(s.start, s.end) for s in n.spans if s.label == "HOSPITAL"}
+        for m in regex.finditer(n.text):
+            if m.span("phi") in hospitals:
+                heads += m.group("head") is not None
+                bare += m.group("head") is None
+    assert heads >= 5 and bare >= 1, (heads, bare)
+
+
 def test_username_then_time(train):
     hits = 0
     for n in train:

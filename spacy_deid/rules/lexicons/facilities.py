@@ -21,6 +21,11 @@ FACILITY_HEADS: List[str] = [
 WEAK_FACILITY_HEADS: List[str] = [
     "Health", "Healthcare", "Health Care", "Memorial",
 ]  # fmt: skip
+# Heads of lower-case facility names in sign-out shorthand ("norbu manor").
+LOWER_FACILITY_HEADS: List[str] = [
+    "house", "manor", "gardens", "nursing home", "general", "rehab", "memorial",
+    "pavilion",
+]  # fmt: skip
 # Well-known US hospital abbreviations; only with a context cue.
 HOSPITAL_ABBRS: List[str] = [
     "MGH", "BWH", "BIDMC", "UCSF", "NYU", "UPMC", "OHSU", "MUSC", "UCLA", "UCSD",

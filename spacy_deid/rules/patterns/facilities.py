@@ -3,7 +3,10 @@ hospital abbreviations after a cue.
 
 `Mercy General Hospital`, `St. Mary's Medical Center`, `Children's Hospital of
 Philadelphia`, `seen at Atrium Health`, `transferred from BWH`, `MGH ED`,
-`Destination: BRMC` (a hospital-like acronym after a transfer cue).
+`Destination: BRMC` (a hospital-like acronym after a transfer cue); in
+lower-case sign-out shorthand after a transfer cue, `dispo to norbu manor`,
+`icu at brennerton` (`lower_facility` wants a place, a name or an uncommon
+word among the name words).
 The span includes the head word. A name made only of generic or specialty
 words ("General Hospital", "Cardiology Clinic", "Mental Health") is rejected
 by the `facility_name` validator: those are departments or common nouns, and
@@ -18,6 +21,7 @@ from ..lexicons.facilities import (
     FACILITY_STOP_WORDS,
     HOSPITAL_ABBR_FOLLOWERS,
     HOSPITAL_ABBRS,
+    LOWER_FACILITY_HEADS,
     WEAK_FACILITY_HEADS,
 )
 from ._common import END, PRIO_FACILITY, alternation, make_pattern, title_and_upper
@@ -60,6 +64,20 @@ _CUE = (
 _ACRONYM = r"[A-Z]{1,4}(?:MC|GH|MH|CH|HC|SNF|NH)"
 _NOT_ACRONYM = r"(?:VAMC|CMHC|CMH|FQHC|RHC|PCMH|UCC|CHC|DCH|ECH|LTCH|ALFNH)"
 _ABBR = alternation(re.escape(abbr) for abbr in HOSPITAL_ABBRS)
+# Lower-case facilities in sign-out shorthand ("dispo to norbu manor", "icu at
+# brennerton"): after a transfer cue only, with the heads such notes use.
+_LOWER_CUE = (
+    r"(?i:\b(?:icu|intubated|admitted|was)[ \t]+at|\b(?:transferred|tx|came)"
+    r"[ \t]+from|\b(?:dispo|d/c|back)[ \t]+to)[ \t]+"
+)
+_LOWER_STOP = r"(?!(?:the|a|an|his|her|their|our|my|your|this|that|home|work)\b)"
+_LOWER_WORD = _LOWER_STOP + r"[a-z]+(?:-[a-z]+)?"
+_LOWER_HEAD = alternation(LOWER_FACILITY_HEADS)
+# "general surgery", "house staff", "memorial service": no facility.
+_NOT_AFTER_LOWER_HEAD = (
+    r"(?![ \t]+(?:surgery|medicine|floor|ward|service|services|day|officer"
+    r"|staff|call|calls|practitioner|pediatrics)\b)"
+)
 
 
 def _hosp(id: str, regex: str, **kwargs) -> dict:
@@ -99,6 +117,22 @@ PATTERNS: List[dict] = [
         "hospital.acronym_cued",
         r"(?<![\w\-+])(?!" + _NOT_ACRONYM + r"\b)(?P<phi>" + _ACRONYM + r")(?![\w\-+])",
         require_before=_CUE,
+        score=0.7,
+    ),
+    # dispo to norbu manor / d/c to bacliff nursing home / icu at brennerton
+    _hosp(
+        "hospital.lower_cued",
+        _LOWER_CUE
+        + r"(?P<phi>(?P<name>"
+        + _LOWER_WORD
+        + r"(?:[ \t]+"
+        + _LOWER_WORD
+        + r"){0,3}?)(?:[ \t]+(?P<head>"
+        + _LOWER_HEAD
+        + r")(?![\w\-])"
+        + _NOT_AFTER_LOWER_HEAD
+        + r"|(?![\w\-])(?![ \t]+[a-z])))",
+        validator="lower_facility",
         score=0.7,
     ),
     # MGH ED / BWH records / UCSF Cardiology
