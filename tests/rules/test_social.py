@@ -87,6 +87,24 @@ POSITIVES = [
         "ORGANIZATION",
     ),
     ("organization.employer", "WORKS AT ANDRADE-RAY.", "ANDRADE-RAY", "ORGANIZATION"),
+    (
+        "organization.lower_cued",
+        "teaches at kelverton elementary school; full time",
+        "kelverton elementary school",
+        "ORGANIZATION",
+    ),
+    (
+        "organization.lower_cued",
+        "car towed by brannock tow",
+        "brannock tow",
+        "ORGANIZATION",
+    ),
+    (
+        "organization.lower_cued",
+        "laid off from ashgrove pharmacy",
+        "ashgrove pharmacy",
+        "ORGANIZATION",
+    ),
 ]
 
 NEGATIVES = [
@@ -116,6 +134,11 @@ NEGATIVES = [
     "She works for the State.",
     "Employer: Unemployed",
     "Occupation: Disabled",
+    # Lower-case shorthand: generic or common words make no school.
+    "teaches at local high school",
+    "kids at same school",
+    "attends high school",
+    "attends church",
 ]
 
 

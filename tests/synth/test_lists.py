@@ -88,6 +88,20 @@ def test_lower_case_facilities_after_transfer_cues(train):
     assert heads >= 5 and bare >= 1, (heads, bare)
 
 
+def test_lower_case_schools_and_employers_after_cues(train):
+    """The train split labels lower-case schools and employers after a cue
+    (what `organization.lower_cued` reads there)."""
+    from spacy_deid.rules.patterns.social import PATTERNS
+
+    pattern = next(p for p in PATTERNS if p["id"] == "organization.lower_cued")
+    regex = re.compile(pattern["pattern"])
+    hits = 0
+    for n in train:
+        orgs = {(s.start, s.end) for s in n.spans if s.label == "ORGANIZATION"}
+        hits += sum(m.span("phi") in orgs for m in regex.finditer(n.text))
+    assert hits >= 1, hits
+
+
 def test_username_then_time(train):
     hits = 0
     for n in train:

@@ -26,6 +26,13 @@ LOWER_FACILITY_HEADS: List[str] = [
     "house", "manor", "gardens", "nursing home", "general", "rehab", "memorial",
     "pavilion",
 ]  # fmt: skip
+# Heads of lower-case schools and employers in sign-out shorthand.
+LOWER_ORGANIZATION_HEADS: List[str] = [
+    "elementary school", "middle school", "high school", "school", "elementary",
+    "middle", "high", "academy", "impound", "auto impound", "tow", "towing",
+    "wrecker service", "pharmacy", "drug", "bank", "savings bank", "country club",
+    "diner",
+]  # fmt: skip
 # Well-known US hospital abbreviations; only with a context cue.
 HOSPITAL_ABBRS: List[str] = [
     "MGH", "BWH", "BIDMC", "UCSF", "NYU", "UPMC", "OHSU", "MUSC", "UCLA", "UCSD",

@@ -3,13 +3,16 @@
 `works as a paramedic`, `retired schoolteacher`, `Occupation: electrician`,
 `a carpenter by trade`, `works in construction`; `works at Home Depot`,
 `employed by Acme Corp.`, `Employer: First National Bank`, `retired from
-General Electric`. A profession must be in the curated lexicon
+General Electric`; in lower-case shorthand, a school or employer with a head
+word, `teaches at kelverton elementary school`, `car towed by brannock tow`
+(validator `lower_facility`). A profession must be in the curated lexicon
 (`lexicons/professions.py`), so "works as a team" does not fire. An employer
 that is a facility ("works at Mercy Hospital") is left to HOSPITAL.
 """
 
 from typing import List
 
+from ..lexicons.facilities import LOWER_ORGANIZATION_HEADS
 from ..lexicons.professions import INDUSTRIES, PROFESSIONS
 from ._common import END, EOL, PRIO_SOCIAL, alternation, make_pattern
 
@@ -72,6 +75,21 @@ _ORG_CUE = (
     r"(?:[ \t]+as[ \t]+(?:an?[ \t]+)?[a-z\-]+(?:[ \t]+[a-z\-]+)?)?[ \t]+"
     r"(?:at|for|with|by)|retired[ \t]+from|employer[ \t]*:|employed[ \t]*:"
     r"|place[ \t]+of[ \t]+employment[ \t]*:))[ \t]*(?:(?i:the)[ \t]+)?"
+)
+
+# Lower-case employers and schools in sign-out shorthand.
+_LOWER_ORG_CUE = (
+    r"(?<![\w\-])(?i:(?:teaches|works|worked|grandson|granddaughter|kids|son"
+    r"|daughter|attends|prays)[ \t]+at|works?[ \t]+for|(?:laid[ \t]+off|retired)"
+    r"[ \t]+from|towed[ \t]+by|car[ \t]+at|attends|attend)[ \t]+"
+)
+_LOWER_ORG_WORD = (
+    r"(?!(?:the|a|an|his|her|their|our|my|your|this|that|home|work)\b)"
+    r"[a-z]+(?:-[a-z]+)?"
+)
+_LOWER_ORG_HEAD = (
+    alternation(h.replace(" ", r"[ \t]+") for h in LOWER_ORGANIZATION_HEADS)
+    + r"(?![\w\-])"
 )
 
 
@@ -178,5 +196,20 @@ PATTERNS: List[dict] = [
         _ORG_CUE + r"(?P<phi>" + _ORG + r")",
         validator="organization",
         score=0.75,
+    ),
+    # teaches at kelverton elementary school / car towed by brannock tow
+    _social(
+        "organization.lower_cued",
+        "ORGANIZATION",
+        _LOWER_ORG_CUE
+        + r"(?P<phi>(?P<name>"
+        + _LOWER_ORG_WORD
+        + r"(?:[ \t]+"
+        + _LOWER_ORG_WORD
+        + r"){0,3}?)[ \t]+(?P<head>"
+        + _LOWER_ORG_HEAD
+        + r"))",
+        validator="lower_facility",
+        score=0.7,
     ),
 ]
