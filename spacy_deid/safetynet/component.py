@@ -56,6 +56,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "min_strong_name_count": 1000,
     "max_unseen_zipf": 2.0,
     "lower_unseen": False,
+    "lower_after_title": False,
     "extra_words": [],
     "score": 0.5,
     "spans_key": None,
@@ -77,6 +78,7 @@ def make_phi_safety_net(
     min_strong_name_count: int,
     max_unseen_zipf: float,
     lower_unseen: bool,
+    lower_after_title: bool,
     extra_words: List[str],
     score: float,
     spans_key: Optional[str],
@@ -97,6 +99,10 @@ def make_phi_safety_net(
         lower case is an unseen name when no table knows it even as a word,
         it has five letters or more and it is no misspelling of a common
         word ("per turci", not "per pateint").
+    lower_after_title (bool): After a clinician title ("dr", "doctor"), a
+        word in lower case that is also an ordinary word is a name when at
+        least `min_strong_name_count` people bear it as a surname and it is
+        not one of the most common words ("dr mills", not "dr said").
     extra_words (List[str]): More words that are never names.
     score (float): The `phi_score` of the spans added.
     spans_key (Optional[str]): Also store the added spans in this span group.
@@ -110,6 +116,7 @@ def make_phi_safety_net(
         min_strong_name_count=min_strong_name_count,
         max_unseen_zipf=max_unseen_zipf,
         lower_unseen=lower_unseen,
+        lower_after_title=lower_after_title,
         extra_words=extra_words,
         score=score,
         spans_key=spans_key,
@@ -131,6 +138,7 @@ class PhiSafetyNet(CfgSerializable, Pipe):
         min_strong_name_count: int = 1000,
         max_unseen_zipf: float = 2.0,
         lower_unseen: bool = False,
+        lower_after_title: bool = False,
         extra_words: Iterable[str] = (),
         score: float = 0.5,
         spans_key: Optional[str] = None,
@@ -147,6 +155,7 @@ class PhiSafetyNet(CfgSerializable, Pipe):
             "min_strong_name_count": min_strong_name_count,
             "max_unseen_zipf": max_unseen_zipf,
             "lower_unseen": lower_unseen,
+            "lower_after_title": lower_after_title,
             "extra_words": list(extra_words),
             "score": score,
             "spans_key": spans_key,
@@ -163,6 +172,7 @@ class PhiSafetyNet(CfgSerializable, Pipe):
             min_strong_name_count=self.cfg["min_strong_name_count"],
             max_unseen_zipf=self.cfg["max_unseen_zipf"],
             lower_unseen=self.cfg["lower_unseen"],
+            lower_after_title=self.cfg["lower_after_title"],
             stop_words=self._stop_words,
             extra_words=self.cfg["extra_words"],
         )
@@ -284,8 +294,9 @@ def _check_numbers(cfg: Dict[str, Any]) -> None:
         value = cfg[key]
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise ValueError(f"phi_safety_net: {key} must be an integer >= 0")
-    if not isinstance(cfg["lower_unseen"], bool):
-        raise ValueError("phi_safety_net: lower_unseen must be true or false")
+    for key in ("lower_unseen", "lower_after_title"):
+        if not isinstance(cfg[key], bool):
+            raise ValueError(f"phi_safety_net: {key} must be true or false")
     words = cfg["extra_words"]
     if isinstance(words, str) or not all(isinstance(w, str) for w in words):
         raise ValueError("phi_safety_net: extra_words must be a list of words")

@@ -119,6 +119,8 @@ WEEKDAY_ABBREVIATIONS: Tuple[str, ...] = (
 # Shorter lower-case words that nothing knows are mostly clinical
 # shorthand ("pulm", "neph").
 _MIN_UNSEEN_LENGTH = 5
+# Words this common are no surname after "dr" even in lower case ("dr said").
+_MAX_TITLED_LOWER_ZIPF = 5.5
 # A word one slip away from a word this common is taken as its misspelling.
 _MISSPELT_ZIPF = 3.0
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -179,6 +181,7 @@ class NameGuard:
         min_strong_name_count: int,
         max_unseen_zipf: float,
         lower_unseen: bool = False,
+        lower_after_title: bool = False,
         stop_words: Iterable[str] = (),
         extra_words: Iterable[str] = (),
     ) -> None:
@@ -193,6 +196,9 @@ class NameGuard:
             name only below this word frequency.
         lower_unseen (bool): After a clinician cue, a lower-case word that no
             table knows, not even as a word, may be an unseen name.
+        lower_after_title (bool): After a clinician title ("dr"), a
+            lower-case ordinary word that is a frequent surname is a name
+            ("dr mills").
         stop_words (Iterable[str]): The language's stop words (ordinary).
         extra_words (Iterable[str]): More words that are never names.
         """
@@ -201,6 +207,7 @@ class NameGuard:
         self.min_strong_name_count = min_strong_name_count
         self.max_unseen_zipf = max_unseen_zipf
         self.lower_unseen = lower_unseen
+        self.lower_after_title = lower_after_title
         self.stop_words = frozenset(word.lower() for word in stop_words)
         self.date_words = date_words()
         self.never = frozenset(
@@ -221,8 +228,9 @@ class NameGuard:
 
         text (str): The token.
         strong (bool): After a strong cue (a title, a relative, a sign-off).
-        allow_caps (bool): Upper-case abbreviations of 2-4 letters allowed
-            (after "Dr").
+        allow_caps (bool): After a clinician title ("Dr"): upper-case
+            abbreviations of 2-4 letters allowed, and with `lower_after_title`
+            lower-case frequent surnames.
         surname (bool): Only a known surname will do (sign-out arrows).
         clinician (bool): After a clinician cue ("per"): with `lower_unseen`,
             a lower-case word that no table knows, not even as a word, and
@@ -243,6 +251,8 @@ class NameGuard:
             known.surname_count if surname else known.surname_count + known.given_count
         )
         if self._is_ordinary(lower, known):
+            if allow_caps and self._surname_after_title(text, lower, known):
+                return True
             return strong and is_titled(text) and people >= self.min_strong_name_count
         if people >= self.min_name_count:
             return True
@@ -254,6 +264,18 @@ class NameGuard:
         if strong or is_titled(text):
             return True
         return clinician and self.lower_unseen and self._unseen_lower(lower, known)
+
+    def _surname_after_title(self, text: str, lower: str, known: Knowledge) -> bool:
+        """With `lower_after_title`: a lower-case frequent surname that is no
+        stop word, date word or very common word ("dr mills")."""
+        return (
+            self.lower_after_title
+            and text.islower()
+            and known.surname_count >= self.min_strong_name_count
+            and known.word_zipf < _MAX_TITLED_LOWER_ZIPF
+            and lower not in self.stop_words
+            and lower not in self.date_words
+        )
 
     def _unseen_lower(self, lower: str, known: Knowledge) -> bool:
         """A lower-case word of five letters or more that no table knows and

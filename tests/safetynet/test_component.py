@@ -188,6 +188,27 @@ def test_lower_unseen_is_off_by_default(nlp):
         make_nlp(lower_unseen="yes")
 
 
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("paged dr mills x2, aware", [("mills", "DOCTOR")]),
+        ("d/w dr. young re plan", [("young", "DOCTOR")]),
+        ("dr order for labs", []),  # few people are called so
+        ("dr said ok", []),  # a stop word
+        ("dr well known to us", []),  # too common a word
+        ("d/w mills re: plan", []),  # not after a title
+    ],
+)
+def test_lower_case_surnames_after_a_clinician_title(text, expected):
+    assert ents(make_nlp(lower_after_title=True)(text)) == expected
+
+
+def test_lower_after_title_is_off_by_default(nlp):
+    assert ents(nlp("paged dr mills x2")) == []
+    with pytest.raises(ValueError, match="lower_after_title"):
+        make_nlp(lower_after_title=1)
+
+
 def test_one_slip_finds_misspellings():
     from spacy_deid.safetynet.guard import is_misspelling, one_slip
 
