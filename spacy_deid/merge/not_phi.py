@@ -120,7 +120,9 @@ def is_gestational_age(span: Span) -> bool:
     before = doc[span.start - 1].text if span.start > 0 else ""
     after = doc[span.end].lower_ if span.end < len(doc) else ""
     weeks = re.search(r"(?:^|\D)(\d{2})$", before)
-    return (weeks is not None and int(weeks.group(1)) in _GA_WEEKS) or after in _WEEK_WORDS
+    return (
+        weeks is not None and int(weeks.group(1)) in _GA_WEEKS
+    ) or after in _WEEK_WORDS
 
 
 def is_wordless_date(span: Span) -> bool:
@@ -228,6 +230,38 @@ def is_nameless_word(span: Span) -> bool:
         return False  # "IBM", "CVS": an organisation's letters
     k = lookup(span.text)
     if k.surname_count or k.given_count or k.place_population:
+        return False
+    if k.is_country or k.is_state or k.is_county:
+        return False
+    return k.word_zipf >= COMMON_WORD_ZIPF
+
+
+# Words a phrase of ordinary words may hold besides them ("Board of Review").
+_LINK_WORDS = frozenset({"of", "and", "the", "for", "in", "on", "at", "to", "with"})
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def is_nameless_phrase(span: Span, min_name_count: int) -> bool:
+    """Whether a span is two or more capitalised English words (link words
+    such as "of" aside) that fewer than `min_name_count` people bear as a
+    name and no place is called, each used at least once in a million words:
+    "Workers' Compensation", "Randomized, Double-Blind, Placebo".
+
+    span (Span): The entity.
+    min_name_count (int): People bearing a word that make it a name.
+    RETURNS (bool): True for such a phrase.
+    """
+    words = [w for w in _LETTERS.findall(span.text) if w.lower() not in _LINK_WORDS]
+    return len(words) >= 2 and all(_nameless(word, min_name_count) for word in words)
+
+
+def _nameless(word: str, min_name_count: int) -> bool:
+    if len(word) < 3 or not (
+        word[0].isupper() and (not word.isupper() or len(word) > 3)
+    ):
+        return False
+    k = lookup(word)
+    if k.surname_count + k.given_count >= min_name_count or k.place_population:
         return False
     if k.is_country or k.is_state or k.is_county:
         return False

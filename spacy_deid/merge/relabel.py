@@ -33,7 +33,9 @@ a person, "firewall" as a login, "lazy" as a country. "wife opal" stays, and so
 does a span that a rule found as it is (`rule_spans_key`).
 So is a span of `nameless_labels` that is one capitalised English word
 (zipf >= 3) that nobody in the name tables bears and no place is called:
-"Belongings" or "Confidential" at the start of a sentence, tagged as a person.
+"Belongings" or "Confidential" at the start of a sentence, tagged as a person;
+and one of `nameless_phrase_labels` made of two or more such words that
+fewer than `min_name_count` people bear ("Workers' Compensation").
 
 Spans of a shape that is no PHI whatever their label (`not_phi.py`) are
 dropped: a number with its unit (`quantity_labels`: "20 lb", "148 mg/dL"),
@@ -84,6 +86,7 @@ from .not_phi import credential_follows, credential_start, follows_name
 from .not_phi import is_drug_word
 from .not_phi import is_gestational_age, is_non_date_fraction, is_quantity
 from .not_phi import in_code, is_duration, is_nameless_word, is_title_after_name
+from .not_phi import is_nameless_phrase
 from .not_phi import is_wordless_date
 from .cues import cue_word, cued_label, job_cued
 from .edges import clause_end_start, sentence_pieces, symbol_end
@@ -140,6 +143,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "titled_labels": [],
     "job_cues": [],
     "job_heads": False,
+    "nameless_phrase_labels": [],
 }
 
 
@@ -189,6 +193,7 @@ def make_phi_relabel(
     titled_labels: List[str],
     job_cues: List[str],
     job_heads: bool,
+    nameless_phrase_labels: List[str],
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -256,6 +261,9 @@ def make_phi_relabel(
         at a head of the phrase (`knowledge.occupations.head_words`): the
         last word of a part, or a word before "of", "at", "and", ...; so
         "a village stay in the dry winter" names no job.
+    nameless_phrase_labels (List[str]): Labels whose spans may not be two or
+        more capitalised English words that fewer than `min_name_count`
+        people bear and no place is called ("Workers' Compensation").
     """
     return PhiRelabel(
         name,
@@ -294,6 +302,7 @@ def make_phi_relabel(
         titled_labels=titled_labels,
         job_cues=job_cues,
         job_heads=job_heads,
+        nameless_phrase_labels=nameless_phrase_labels,
     )
 
 
@@ -323,6 +332,7 @@ class PhiRelabel(CfgSerializable):
         self._drugs = set(cfg["drug_labels"])
         self._persons = frozenset(cfg["person_labels"])
         self._nameless = frozenset(cfg["nameless_labels"])
+        self._nameless_phrases = frozenset(cfg["nameless_phrase_labels"])
         self._titles = frozenset(cfg["title_labels"])
         self._credentialed = (
             frozenset(cfg["credentialed_labels"])
@@ -353,6 +363,7 @@ class PhiRelabel(CfgSerializable):
             self._drugs,
             self._persons,
             self._nameless,
+            self._nameless_phrases,
             self._titles,
             self._credentialed,
             *(labels for labels, _ in self._shapes),
@@ -430,6 +441,10 @@ class PhiRelabel(CfgSerializable):
         if label in self._drugs and is_drug_word(ent, self.cfg["min_name_count"]):
             return True
         if label in self._nameless and is_nameless_word(ent) and not self._cued(ent):
+            return True
+        if label in self._nameless_phrases and is_nameless_phrase(
+            ent, self.cfg["min_name_count"]
+        ):
             return True
         if label in self._titles and is_title_after_name(
             ent, self._persons, self.cfg["min_name_count"]
@@ -633,6 +648,7 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "drug_labels",
         "person_labels",
         "nameless_labels",
+        "nameless_phrase_labels",
         "title_labels",
         "credentialed_labels",
         "country_labels",

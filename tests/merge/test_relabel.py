@@ -207,6 +207,7 @@ SHAPES = {
     "code_labels": ["DOCTOR", "PATIENT", "EMAIL"],
     "duration_labels": ["AGE"],
     "nameless_labels": ["DOCTOR", "PATIENT"],
+    "nameless_phrase_labels": ["DOCTOR", "PATIENT"],
     "title_labels": ["DOCTOR", "PATIENT", "CITY", "HOSPITAL", "DEPARTMENT"],
     "cue_words": ["dr"],
 }
@@ -267,6 +268,17 @@ SHAPES = {
         ("Radiates to the back.", "Radiates", "PATIENT", True),  # not that common
         ("Brandwijk called back.", "Brandwijk", "PATIENT", True),  # no word
         ("Location: pod E / bay 9", "E", "DOCTOR", True),  # a letter
+        ("Billed to Workers' Compensation.", "Workers' Compensation", "PATIENT", False),
+        (
+            "A Randomized, Double-Blind trial.",
+            "Randomized, Double-Blind",
+            "DOCTOR",
+            False,
+        ),
+        ("Sent for Utilization Review.", "Utilization Review", "PATIENT", False),
+        ("Called Wex Wood back.", "Wex Wood", "PATIENT", True),  # names
+        ("Paged Dr. Brandwijk Quorvatz.", "Brandwijk Quorvatz", "DOCTOR", True),  # no words
+        ("Back from Salt Lake.", "Salt Lake", "PATIENT", True),  # a place
     ],
 )
 def test_shapes_that_are_no_phi_are_dropped(text, surface, label, kept):
