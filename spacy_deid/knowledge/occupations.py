@@ -23,7 +23,7 @@ AGENT_ENDINGS = (
 _WORD = re.compile(r"[a-z]+")
 _PARTS = re.compile(r"[,/;]")
 _PARENS = re.compile(r"\(.*?\)")
-# Words after a phrase's head ("director of nursing", "nurse and midwife").
+# Words after a phrase's head ("director of nursing", "welder and fitter").
 _LINKS = frozenset(
     {"of", "at", "in", "for", "to", "with", "on", "from", "by", "and", "or"}
 )
