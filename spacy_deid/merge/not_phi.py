@@ -11,7 +11,7 @@ import re
 from typing import Optional
 
 from spacy.lang.char_classes import LIST_UNITS
-from spacy.tokens import Span
+from spacy.tokens import Span, Token
 
 from ..knowledge import COMMON_WORD_ZIPF, lookup
 from ..knowledge.credentials import is_credential
@@ -181,13 +181,7 @@ def in_code(span: Span) -> bool:
     span (Span): The entity.
     RETURNS (bool): True for such a span.
     """
-    text = span.doc.text
-    start, end = span.start_char, span.end_char
-    while start > 0 and not text[start - 1].isspace():
-        start -= 1
-    while end < len(text) and not text[end].isspace():
-        end += 1
-    chunk = text[start:end]
+    chunk = _glued_run(span)
     if _MEMBER.match(chunk):
         return True
     core = chunk.strip(".,;:!?\"'")
@@ -197,6 +191,26 @@ def in_code(span: Span) -> bool:
     if core == span.text or "@" in chunk:
         return False
     return _CODE_MARKS.search(chunk) is not None
+
+
+def _glued_run(span: Span) -> str:
+    """The run of non-space characters around a span: its tokens and their
+    neighbours with no whitespace between them. Walks tokens, not `doc.text`,
+    which spaCy rebuilds from every token on each access."""
+    doc = span.doc
+    first, last = span.start, span.end - 1
+    while first > 0 and not doc[first - 1].whitespace_ and not _blank(doc[first - 1]):
+        first -= 1
+    while (
+        last + 1 < len(doc) and not doc[last].whitespace_ and not _blank(doc[last + 1])
+    ):
+        last += 1
+    return doc[first : last + 1].text
+
+
+def _blank(token: Token) -> bool:
+    """A token of whitespace only ("\n", "  ")."""
+    return token.text.isspace()
 
 
 def is_drug_word(span: Span, min_name_count: int) -> bool:
