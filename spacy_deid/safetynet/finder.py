@@ -20,7 +20,8 @@ _AFTER_RELATIVE = frozenset({".", ":", ","})  # "sister, Fenella"
 _TITLES = frozenset(tuple(pieces(t)) for t in CLINICIAN_TITLES)
 _LINE_START = frozenset(tuple(pieces(t)) for t in LINE_START)
 _POST_NOMINALS = frozenset(tuple(pieces(t)) for t in POST_NOMINALS)
-# Every arrow ends with one of these characters.
+# Every arrow starts and ends with one of these characters.
+_ARROW_STARTS = frozenset(arrow[0] for arrow in ARROWS)
 _ARROW_ENDS = frozenset(arrow[-1] for arrow in ARROWS)
 _ENDS_SIGN_OFF = frozenset({".", ",", "!", ")"})
 _LIST = frozenset({",", "and", "&"})
@@ -299,6 +300,9 @@ def around_arrows(words: DocWords, reader: NameReader) -> List[Candidate]:
     arrow_pieces = {tuple(pieces(arrow)) for arrow in ARROWS}
     position = 0
     while position < len(words):
+        if words.words[position].text[:1] not in _ARROW_STARTS:
+            position += 1
+            continue
         width = _arrow_width(words, position, arrow_pieces)
         if not width:
             position += 1
