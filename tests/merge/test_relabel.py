@@ -277,7 +277,12 @@ SHAPES = {
         ),
         ("Sent for Utilization Review.", "Utilization Review", "PATIENT", False),
         ("Called Wex Wood back.", "Wex Wood", "PATIENT", True),  # names
-        ("Paged Dr. Brandwijk Quorvatz.", "Brandwijk Quorvatz", "DOCTOR", True),  # no words
+        (
+            "Paged Dr. Brandwijk Quorvatz.",
+            "Brandwijk Quorvatz",
+            "DOCTOR",
+            True,
+        ),  # no words
         ("Back from Salt Lake.", "Salt Lake", "PATIENT", True),  # a place
     ],
 )
@@ -636,3 +641,23 @@ def test_job_heads_want_the_job_word_at_a_head(text, surface, kept):
         {"occupation_labels": ["PROFESSION"]}, text, [(surface, "PROFESSION")]
     )
     assert off == [(surface, "PROFESSION")]
+
+
+def test_names_among_places_with_a_word_check_on_the_same_labels():
+    # en: a person's name tagged as a firm or a city is a clinician's (most
+    # such names on the dev split are); a common word tagged as a firm is
+    # still dropped by the word check, which comes first.
+    config = {
+        "place_labels": ["ORGANIZATION", "CITY"],
+        "patient_label": "DOCTOR",
+        "clinician_label": "DOCTOR",
+        "word_labels": ["ORGANIZATION"],
+    }
+    text = "Seen with Marcus Delaney today; he works at the warehouse in Fresno."
+    ents = [
+        ("Marcus Delaney", "ORGANIZATION"),
+        ("warehouse", "ORGANIZATION"),
+        ("Fresno", "CITY"),
+    ]
+    found = relabelled_with(config, text, ents)
+    assert found == [("Marcus Delaney", "DOCTOR"), ("Fresno", "CITY")]
