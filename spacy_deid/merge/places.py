@@ -43,3 +43,22 @@ def is_city_not_country(span: Span) -> bool:
 
 
 __all__ = ["is_city_not_country", "is_country_name", "state_follows"]
+
+
+# A place whose name makes a facility's name specific ("Cleveland Clinic").
+FACILITY_PLACE_POPULATION = 10_000
+
+
+def holds_place(span: Span) -> bool:
+    """Whether a span's words before its last hold a place's name, one word
+    or two: a US state or a place of `FACILITY_PLACE_POPULATION` people or
+    more, and no common word ("Cleveland" in "Cleveland Clinic", "Ohio" in
+    "Ohio Renal Associates"; not "Family" or "Heart")."""
+    words = [t.text for t in span[:-1] if t.is_alpha]
+    grams = words + [f"{a} {b}" for a, b in zip(words[:-1], words[1:], strict=True)]
+    for gram in grams:
+        k = lookup(gram)
+        big = k.is_state or k.place_population >= FACILITY_PLACE_POPULATION
+        if big and not k.is_common_word:
+            return True
+    return False

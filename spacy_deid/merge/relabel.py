@@ -63,8 +63,10 @@ end inside it; a country's name is a country and a city's a city
 before it (`contact_cues`); a name right after "Dr." is a clinician's
 (`titled_labels`); a job that no head word of the tables names is kept after
 a work cue (`job_cues`: "worked as a seamstress"), and a job word counts
-only at a head of the phrase (`job_heads`). Pieces that lose every
-letter and digit to these cuts are dropped.
+only at a head of the phrase (`job_heads`); a clinic or practice named for a
+place is a facility (`facility_heads`: "Cleveland Clinic" tagged as a
+department). Pieces that lose every letter and digit to these cuts are
+dropped.
 
 The defaults change nothing; the MEDDOCAN pipeline sets the place settings,
 the English one all of them: there a name among firms, cities and hospitals
@@ -92,7 +94,7 @@ from .not_phi import is_nameless_phrase
 from .not_phi import is_wordless_date
 from .cues import cue_word, cued_label, job_cued
 from .edges import clause_end_start, sentence_pieces, symbol_end
-from .places import is_city_not_country, is_country_name, state_follows
+from .places import holds_place, is_city_not_country, is_country_name, state_follows
 from ..tagging.ents import write_ents
 
 install_extensions()
@@ -146,6 +148,8 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "job_cues": [],
     "job_heads": False,
     "nameless_phrase_labels": [],
+    "facility_heads": {},
+    "facility_label": "",
 }
 
 
@@ -196,6 +200,8 @@ def make_phi_relabel(
     job_cues: List[str],
     job_heads: bool,
     nameless_phrase_labels: List[str],
+    facility_heads: Dict[str, List[str]],
+    facility_label: str,
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -266,6 +272,11 @@ def make_phi_relabel(
     nameless_phrase_labels (List[str]): Labels whose spans may not be two or
         more capitalised English words that fewer than `min_name_count`
         people bear and no place is called ("Workers' Compensation").
+    facility_heads (Dict[str, List[str]]): Label -> head words ("DEPARTMENT":
+        ["clinic", "associates"]). A span of the label that ends in one of
+        them and names a place before it (`places.holds_place`) becomes
+        `facility_label`: "Cleveland Clinic" tagged as a department.
+    facility_label (str): The label of such facilities ('' for none).
     """
     return PhiRelabel(
         name,
@@ -305,6 +316,8 @@ def make_phi_relabel(
         job_cues=job_cues,
         job_heads=job_heads,
         nameless_phrase_labels=nameless_phrase_labels,
+        facility_heads=facility_heads,
+        facility_label=facility_label,
     )
 
 
@@ -335,6 +348,10 @@ class PhiRelabel(CfgSerializable):
         self._persons = frozenset(cfg["person_labels"])
         self._nameless = frozenset(cfg["nameless_labels"])
         self._nameless_phrases = frozenset(cfg["nameless_phrase_labels"])
+        self._facility_heads = {
+            label: frozenset(w.lower() for w in words)
+            for label, words in cfg["facility_heads"].items()
+        }
         self._titles = frozenset(cfg["title_labels"])
         self._credentialed = (
             frozenset(cfg["credentialed_labels"])
@@ -366,6 +383,7 @@ class PhiRelabel(CfgSerializable):
             self._persons,
             self._nameless,
             self._nameless_phrases,
+            self._facility_heads if cfg["facility_label"] else (),
             self._titles,
             self._credentialed,
             *(labels for labels, _ in self._shapes),
@@ -399,6 +417,7 @@ class PhiRelabel(CfgSerializable):
             ent = self._as_country_or_city(ent)
             ent = self._as_cued_contact(ent)
             ent = self._as_titled_clinician(ent)
+            ent = self._as_facility(ent)
             if ent.label_ in self._places:
                 # A place label may also be a word label ("warehouse" as an
                 # organisation): the word check comes first.
@@ -504,6 +523,17 @@ class PhiRelabel(CfgSerializable):
         if ent.doc[before].text == "." and before > 0:
             before -= 1  # "DR ." split by the tokenizer
         if _fold(ent.doc[before].text) not in self._cues:
+            return ent
+        return _copy_attrs(ent, Span(ent.doc, ent.start, ent.end, label=label))
+
+    def _as_facility(self, ent: Span) -> Span:
+        """A span ending in a facility head word, with a place's name before
+        it, as `facility_label` ("Cleveland Clinic")."""
+        label = self.cfg["facility_label"]
+        heads = self._facility_heads.get(ent.label_)
+        if not label or not heads or len(ent) < 2 or ent.label_ == label:
+            return ent
+        if ent[-1].lower_ not in heads or not holds_place(ent):
             return ent
         return _copy_attrs(ent, Span(ent.doc, ent.start, ent.end, label=label))
 
@@ -673,6 +703,7 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "rule_spans_key",
         "country_label",
         "city_label",
+        "facility_label",
     ):
         if not isinstance(cfg[key], str):
             raise ValueError(f"{key} must be a label string ('' for none)")
@@ -681,6 +712,11 @@ def check_config(cfg: Dict[str, Any]) -> None:
         isinstance(label, str) and is_str_list(words) for label, words in cues.items()
     ):
         raise ValueError("contact_cues must map labels to lists of cue words")
+    heads = cfg["facility_heads"]
+    if not isinstance(heads, dict) or not all(
+        isinstance(label, str) and is_str_list(words) for label, words in heads.items()
+    ):
+        raise ValueError("facility_heads must map labels to lists of head words")
     if not isinstance(cfg["job_heads"], bool):
         raise ValueError("job_heads must be true or false")
     if not isinstance(cfg["min_word_zipf"], (int, float)):

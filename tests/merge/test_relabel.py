@@ -661,3 +661,54 @@ def test_names_among_places_with_a_word_check_on_the_same_labels():
     ]
     found = relabelled_with(config, text, ents)
     assert found == [("Marcus Delaney", "DOCTOR"), ("Fresno", "CITY")]
+
+
+FACILITIES = {
+    "facility_label": "HOSPITAL",
+    "facility_heads": {
+        "DEPARTMENT": ["clinic", "associates"],
+        "ORGANIZATION": ["clinic"],
+    },
+}
+
+
+@pytest.mark.parametrize(
+    "text,surface,label,expected",
+    [
+        ("Seen at Fresno Clinic today.", "Fresno Clinic", "DEPARTMENT", "HOSPITAL"),
+        ("Seen at Fresno Clinic today.", "Fresno Clinic", "ORGANIZATION", "HOSPITAL"),
+        (
+            "Seen at Heart Failure Clinic.",
+            "Heart Failure Clinic",
+            "DEPARTMENT",
+            "DEPARTMENT",
+        ),
+        (
+            "From Ohio Renal Associates.",
+            "Ohio Renal Associates",
+            "DEPARTMENT",
+            "HOSPITAL",
+        ),
+        # No head for organisations, or no head at the end.
+        (
+            "From Ohio Renal Associates.",
+            "Ohio Renal Associates",
+            "ORGANIZATION",
+            "ORGANIZATION",
+        ),
+        (
+            "Fresno Clinic staff called.",
+            "Fresno Clinic staff",
+            "DEPARTMENT",
+            "DEPARTMENT",
+        ),
+    ],
+)
+def test_facilities_named_for_a_place(text, surface, label, expected):
+    found = relabelled_with(FACILITIES, text, [(surface, label)])
+    assert found == [(surface, expected)]
+
+
+def test_facility_heads_are_checked():
+    with pytest.raises(ValueError, match="facility_heads"):
+        relabelled_with({"facility_heads": ["clinic"]}, "x", [])
