@@ -597,6 +597,15 @@ def test_names_after_a_clinician_title_are_clinicians(text, surface, label, expe
     assert found == [(surface, expected)]
 
 
+def test_clinician_cues_may_be_job_words():
+    config = {**TITLED, "clinician_cues": ["dr", "nurse", "crew"]}
+    text = "Pt's cousin Wex stayed; nurse Ilse Varga present."
+    found = relabelled_with(
+        config, text, [("Wex", "PATIENT"), ("Ilse Varga", "PATIENT")]
+    )
+    assert found == [("Wex", "PATIENT"), ("Ilse Varga", "DOCTOR")]
+
+
 JOBS = {
     "occupation_labels": ["PROFESSION"],
     "job_cues": ["worked", "works", "occupation"],
