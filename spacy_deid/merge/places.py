@@ -42,9 +42,6 @@ def is_city_not_country(span: Span) -> bool:
     )
 
 
-__all__ = ["is_city_not_country", "is_country_name", "state_follows"]
-
-
 # A place whose name makes a facility's name specific ("Cleveland Clinic").
 FACILITY_PLACE_POPULATION = 10_000
 
@@ -62,3 +59,6 @@ def holds_place(span: Span) -> bool:
         if big and not k.is_common_word:
             return True
     return False
+
+
+__all__ = ["holds_place", "is_city_not_country", "is_country_name", "state_follows"]

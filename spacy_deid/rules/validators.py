@@ -393,10 +393,11 @@ _LOWER_FACILITY_ZIPF = 3.5
 
 def lower_facility(match: re.Match, span: Tuple[int, int]) -> Flags:
     """Accept a lower-case facility name ("norbu manor", "deer park nursing
-    home", "icu at brennerton") when its name words (group `name`) are not all
-    generic or clinical, and one of them, or the whole name, is a place, a
-    name or an uncommon word; without a head word (group `head`) the name
-    words must all be uncommon words of four letters or more."""
+    home", "icu at brennerton") when its name words (group `name`) hold no
+    clinical word and are not all generic, and one of them, or the whole
+    name, is a place, a name or an uncommon word; without a head word (group
+    `head`) the name words must all be uncommon words of four letters or
+    more."""
     name = _group(match, "name") or ""
     words = name.split()
     if not words or any(_in_lexicon(w, _CLINICAL) for w in words):
