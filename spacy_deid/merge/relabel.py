@@ -336,13 +336,13 @@ class PhiRelabel(CfgSerializable):
         check_config(self.cfg)
         cfg = self.cfg
         self._places = set(cfg["place_labels"])
-        self._cues = {_fold(word) for word in cfg["clinician_cues"]}
+        self._cues = {cue_word(word) for word in cfg["clinician_cues"]}
         self._kin = {word.lower() for word in cfg["kin_words"]}
         self._ages = {word.lower() for word in cfg["age_words"]}
         self._particles = {word.lower() for word in cfg["particles"]}
         self._occupations = set(cfg["occupation_labels"])
         self._words = set(cfg["word_labels"])
-        self._cue_words = {_fold(word) for word in cfg["cue_words"]}
+        self._cue_words = {cue_word(word) for word in cfg["cue_words"]}
         self._job_cues = frozenset(cue_word(word) for word in cfg["job_cues"])
         self._shapes = [
             (frozenset(cfg[key]), check) for key, check in _SHAPES.items() if cfg[key]
@@ -497,7 +497,7 @@ class PhiRelabel(CfgSerializable):
         credential = ent.doc[(ent.end if comma is None else comma) + 1]
         if lookup(credential.text).is_state_code:
             return ent  # "Salem, MA", "Butte, MT"
-        return _copy_attrs(ent, Span(ent.doc, ent.start, ent.end, label=label))
+        return _with_label(ent, label)
 
     def _as_country_or_city(self, ent: Span) -> Span:
         """A place span that is a country's name, as `country_label`; a
@@ -506,15 +506,13 @@ class PhiRelabel(CfgSerializable):
         country, city = self.cfg["country_label"], self.cfg["city_label"]
         if ent.label_ in self._countries and ent.label_ != country:
             if is_country_name(ent):
-                return _copy_attrs(
-                    ent, Span(ent.doc, ent.start, ent.end, label=country)
-                )
+                return _with_label(ent, country)
         elif (
             city
             and ent.label_ == country
             and (is_city_not_country(ent) or state_follows(ent))
         ):
-            return _copy_attrs(ent, Span(ent.doc, ent.start, ent.end, label=city))
+            return _with_label(ent, city)
         return ent
 
     def _as_titled_clinician(self, ent: Span) -> Span:
@@ -525,9 +523,9 @@ class PhiRelabel(CfgSerializable):
         before = ent.start - 1
         if ent.doc[before].text == "." and before > 0:
             before -= 1  # "DR ." split by the tokenizer
-        if _fold(ent.doc[before].text) not in self._cues:
+        if cue_word(ent.doc[before].text) not in self._cues:
             return ent
-        return _copy_attrs(ent, Span(ent.doc, ent.start, ent.end, label=label))
+        return _with_label(ent, label)
 
     def _as_facility(self, ent: Span) -> Span:
         """A span ending in a facility head word, with a place's name before
@@ -538,7 +536,7 @@ class PhiRelabel(CfgSerializable):
             return ent
         if ent[-1].lower_ not in heads or not holds_place(ent):
             return ent
-        return _copy_attrs(ent, Span(ent.doc, ent.start, ent.end, label=label))
+        return _with_label(ent, label)
 
     def _as_cued_contact(self, ent: Span) -> Span:
         """A phone or fax number with the label of the cue word before it."""
@@ -547,7 +545,7 @@ class PhiRelabel(CfgSerializable):
         label = cued_label(ent, self._contact_cues)
         if label is None or label == ent.label_:
             return ent
-        return _copy_attrs(ent, Span(ent.doc, ent.start, ent.end, label=label))
+        return _with_label(ent, label)
 
     def _without_symbols(self, ent: Span) -> Span:
         """A span without its trailing symbols."""
@@ -611,7 +609,7 @@ class PhiRelabel(CfgSerializable):
         cfg = self.cfg
         before = span.doc[max(0, span.start - _CUE_WINDOW) : span.start]
         clinician = cfg["clinician_label"] and any(
-            _fold(t.text) in self._cues for t in before
+            cue_word(t.text) in self._cues for t in before
         )
         label = cfg["clinician_label"] if clinician else cfg["patient_label"]
         return Span(span.doc, span.start, span.end, label=label)
@@ -647,7 +645,8 @@ class PhiRelabel(CfgSerializable):
     def _cued(self, span: Span) -> bool:
         """Whether a cue word ("wife", "dr") comes right before a span."""
         return (
-            span.start > 0 and _fold(span.doc[span.start - 1].text) in self._cue_words
+            span.start > 0
+            and cue_word(span.doc[span.start - 1].text) in self._cue_words
         )
 
     def _common_words_only(self, span: Span) -> bool:
@@ -710,22 +709,22 @@ def check_config(cfg: Dict[str, Any]) -> None:
     ):
         if not isinstance(cfg[key], str):
             raise ValueError(f"{key} must be a label string ('' for none)")
-    cues = cfg["contact_cues"]
-    if not isinstance(cues, dict) or not all(
-        isinstance(label, str) and is_str_list(words) for label, words in cues.items()
-    ):
-        raise ValueError("contact_cues must map labels to lists of cue words")
-    heads = cfg["facility_heads"]
-    if not isinstance(heads, dict) or not all(
-        isinstance(label, str) and is_str_list(words) for label, words in heads.items()
-    ):
-        raise ValueError("facility_heads must map labels to lists of head words")
+    for key, words in (("contact_cues", "cue words"), ("facility_heads", "head words")):
+        if not _maps_labels_to_words(cfg[key]):
+            raise ValueError(f"{key} must map labels to lists of {words}")
     if not isinstance(cfg["job_heads"], bool):
         raise ValueError("job_heads must be true or false")
     if not isinstance(cfg["min_word_zipf"], (int, float)):
         raise ValueError("min_word_zipf must be a number")
     if not isinstance(cfg["min_name_count"], int) or cfg["min_name_count"] < 0:
         raise ValueError("min_name_count must be an integer >= 0")
+
+
+def _maps_labels_to_words(value: Any) -> bool:
+    """Whether a setting is a dict of label -> list of words."""
+    return isinstance(value, dict) and all(
+        isinstance(label, str) and is_str_list(words) for label, words in value.items()
+    )
 
 
 def _names_a_job(span: Span, at_head: bool = False) -> bool:
@@ -752,8 +751,9 @@ def _without_spaces(span: Span) -> Optional[Span]:
     return _copy_attrs(span, Span(span.doc, start, end, label=span.label_))
 
 
-def _fold(word: str) -> str:
-    return word.lower().rstrip(".")
+def _with_label(ent: Span, label: str) -> Span:
+    """The same tokens under another label, with the entity's attributes."""
+    return _copy_attrs(ent, Span(ent.doc, ent.start, ent.end, label=label))
 
 
 def _copy_attrs(source: Span, target: Span) -> Span:

@@ -63,6 +63,16 @@ END = NL + r"?\Z"
 CUE_SEP = r"(?:[ \t]*(?:[:#=\-\"']|(?i:no\b\.?|number\b|num\b|nbr\b|is\b))){0,4}[ \t]*"
 
 
+# A lower-case name of one to four words in sign-out shorthand ("norbu",
+# "kessler", "deer park"), shortest first, that no article, possessive or
+# "home"/"work" begins; the group `name` (read by `lower_facility`).
+_LOWER_WORD = (
+    r"(?!(?:the|a|an|his|her|their|our|my|your|this|that|home|work)\b)"
+    r"[a-z]+(?:-[a-z]+)?"
+)
+LOWER_NAME = r"(?P<name>" + _LOWER_WORD + r"(?:[ \t]+" + _LOWER_WORD + r"){0,3}?)"
+
+
 def make_pattern(
     id: str,
     label: str,

@@ -24,7 +24,8 @@ from ..lexicons.facilities import (
     LOWER_FACILITY_HEADS,
     WEAK_FACILITY_HEADS,
 )
-from ._common import END, PRIO_FACILITY, alternation, make_pattern, title_and_upper
+from ._common import END, LOWER_NAME, PRIO_FACILITY, alternation, make_pattern
+from ._common import title_and_upper
 from ._common import word_trie
 
 _STOP = r"(?!" + word_trie(title_and_upper(FACILITY_STOP_WORDS)) + r"(?![\w'\u2019]))"
@@ -70,8 +71,6 @@ _LOWER_CUE = (
     r"(?i:\b(?:icu|intubated|admitted|was)[ \t]+at|\b(?:transferred|tx|came)"
     r"[ \t]+from|\b(?:dispo|d/c|back)[ \t]+to)[ \t]+"
 )
-_LOWER_STOP = r"(?!(?:the|a|an|his|her|their|our|my|your|this|that|home|work)\b)"
-_LOWER_WORD = _LOWER_STOP + r"[a-z]+(?:-[a-z]+)?"
 _LOWER_HEAD = alternation(LOWER_FACILITY_HEADS)
 # "general surgery", "house staff", "memorial service": no facility.
 _NOT_AFTER_LOWER_HEAD = (
@@ -123,11 +122,9 @@ PATTERNS: List[dict] = [
     _hosp(
         "hospital.lower_cued",
         _LOWER_CUE
-        + r"(?P<phi>(?P<name>"
-        + _LOWER_WORD
-        + r"(?:[ \t]+"
-        + _LOWER_WORD
-        + r"){0,3}?)(?:[ \t]+(?P<head>"
+        + r"(?P<phi>"
+        + LOWER_NAME
+        + r"(?:[ \t]+(?P<head>"
         + _LOWER_HEAD
         + r")(?![\w\-])"
         + _NOT_AFTER_LOWER_HEAD

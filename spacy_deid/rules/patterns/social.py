@@ -14,7 +14,7 @@ from typing import List
 
 from ..lexicons.facilities import LOWER_ORGANIZATION_HEADS
 from ..lexicons.professions import INDUSTRIES, PROFESSIONS
-from ._common import END, EOL, PRIO_SOCIAL, alternation, make_pattern
+from ._common import END, EOL, LOWER_NAME, PRIO_SOCIAL, alternation, make_pattern
 
 _JOB = alternation((p.replace(" ", r"[ \t]+") for p in PROFESSIONS), ignore_case=True)
 _INDUSTRY = alternation(
@@ -82,10 +82,6 @@ _LOWER_ORG_CUE = (
     r"(?<![\w\-])(?i:(?:teaches|works|worked|grandson|granddaughter|kids|son"
     r"|daughter|attends|prays)[ \t]+at|works?[ \t]+for|(?:laid[ \t]+off|retired)"
     r"[ \t]+from|towed[ \t]+by|car[ \t]+at|attends|attend)[ \t]+"
-)
-_LOWER_ORG_WORD = (
-    r"(?!(?:the|a|an|his|her|their|our|my|your|this|that|home|work)\b)"
-    r"[a-z]+(?:-[a-z]+)?"
 )
 _LOWER_ORG_HEAD = (
     alternation(h.replace(" ", r"[ \t]+") for h in LOWER_ORGANIZATION_HEADS)
@@ -202,11 +198,9 @@ PATTERNS: List[dict] = [
         "organization.lower_cued",
         "ORGANIZATION",
         _LOWER_ORG_CUE
-        + r"(?P<phi>(?P<name>"
-        + _LOWER_ORG_WORD
-        + r"(?:[ \t]+"
-        + _LOWER_ORG_WORD
-        + r"){0,3}?)[ \t]+(?P<head>"
+        + r"(?P<phi>"
+        + LOWER_NAME
+        + r"[ \t]+(?P<head>"
         + _LOWER_ORG_HEAD
         + r"))",
         validator="lower_facility",
