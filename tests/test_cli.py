@@ -355,3 +355,18 @@ def test_vectors_help_names_the_initialize_block():
     result = CliRunner().invoke(app, ["vectors", "--help"], env={"COLUMNS": "200"})
     assert result.exit_code == 0
     assert "initialize block" in result.output
+
+
+def test_the_console_command_freezes_the_collector_at_exit(monkeypatch):
+    """`main` (the console script) freezes what is left at exit, so that the
+    collector's pass at exit skips the pipeline; `app`, run inside another
+    program, does not touch the collector."""
+    import gc
+
+    import spacy_deid.cli as cli
+
+    registered, ran = [], []
+    monkeypatch.setattr(cli.atexit, "register", registered.append)
+    monkeypatch.setattr(cli, "app", lambda: ran.append(True))
+    cli.main()
+    assert registered == [gc.freeze] and ran == [True]

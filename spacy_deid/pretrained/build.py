@@ -28,7 +28,10 @@ that load it. The rule component also saves the engine code of its regexes
 (phi_rules/regex_code.xz, `spacy_deid.rules.precompiled`), so that the first
 note compiles none, on the Python version that built it. After a rule change,
 --prefilter-only rewrites these two files alone (`tests/test_package.py` fails
-until they match the rules again).
+until they match the rules again). A build into the shipped location, or
+--prefilter-only, also rewrites the engine code of the clinical tokenizer's
+regexes for the shipped languages (spacy_deid/text/regex_code.xz), so that
+building a tokenizer compiles none.
 
 meta.json gets a "training" record: the corpus (file names only), the NER's
 training config (paths reduced to file names) and its hash, seed, steps (from
@@ -55,9 +58,10 @@ from spacy.util import load_config, load_model_from_config, load_model_from_path
 from thinc.api import Config
 
 from .. import PRETRAINED_DIR, PIPELINES, __version__, pipeline_path
-from ..tagging.segments import listens_upstream
 from ..rules import prefilter
 from ..rules.ruler import PhiRuler
+from ..tagging.segments import listens_upstream
+from ..text import tokenizer
 from .chunks import set_chunks
 from .provenance import file_record, headline_scores, training_record
 
@@ -201,9 +205,28 @@ def build(
     if chunks is not None:
         set_chunks(nlp.meta, chunks)
     save(nlp, output)
+    if output == PRETRAINED_DIR / PIPELINES[name]:
+        write_tokenizer_table()
     if ner_dir is not None:
         check_built(output, ner_dir)
     return output
+
+
+def shipped_languages() -> List[str]:
+    """The languages of the shipped pipelines, from their configs."""
+    langs = {
+        load_config(CONFIG_DIR / r.config)["nlp"]["lang"] for r in RECIPES.values()
+    }
+    return sorted(langs)
+
+
+def write_tokenizer_table() -> bool:
+    """Rewrite the saved code of the tokenizer regexes of the shipped
+    languages (`text.tokenizer.REGEX_TABLE`).
+
+    RETURNS (bool): Whether the file changed.
+    """
+    return tokenizer.write_regex_table(shipped_languages())
 
 
 def assemble(config: Config, skip: Tuple[str, ...] = ()) -> Language:
@@ -454,6 +477,7 @@ def refresh_prefilters(output: Path) -> List[str]:
             pipe.to_disk(output / name, exclude=["cfg", "patterns", "regex_code"])
             pipe.write_regex_table(output / name)
             written.append(name)
+    write_tokenizer_table()
     return written
 
 

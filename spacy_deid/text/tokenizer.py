@@ -30,6 +30,12 @@ rules only, in one pass: "a;b;c..." still splits at the separators, but a long
 camel-case run or a separator line ("=====...") stays one token. Every
 prefix and suffix pattern is also bounded, so that no attempt scans far.
 
+Building the tokenizer compiles a few long regexes (spaCy's character classes
+make them slow to compile: about 0.3 s). The engine code of the shipped
+languages' regexes is saved in `regex_code.xz` beside this module
+(`write_regex_table`, run by `spacy_deid.pretrained.build`) and read back
+through `core/regex_code.py`; a regex it does not hold is compiled as usual.
+
 Usage in a config:
 
     [nlp.tokenizer]
@@ -37,18 +43,24 @@ Usage in a config:
 """
 
 import re
-from typing import Callable, Dict, Iterable, List, Pattern
+from pathlib import Path
+from typing import Callable, Dict, Iterable, List, Pattern, Set, Tuple
 
 from spacy.lang.char_classes import ALPHA, ALPHA_LOWER, ALPHA_UPPER
 from spacy.lang.tokenizer_exceptions import emoticons
 from spacy.language import Language
 from spacy.tokenizer import Tokenizer
-from spacy.util import compile_infix_regex, registry
+from spacy.util import registry
 
-try:  # Python 3.11+
-    from re import _parser as _sre_parse
-except ImportError:  # pragma: no cover
-    import sre_parse as _sre_parse
+from ..core import regex_code
+from ..core.regex_code import sre_parse as _sre_parse
+
+REGEX_TABLE = Path(__file__).parent / "regex_code.xz"
+"""The saved engine code of the shipped languages' tokenizer regexes."""
+# Suffix pattern -> its width, from the saved table (parsing every suffix
+# pattern for its width takes about 50 ms).
+_WIDTHS: Dict[str, int] = {}
+_TABLE_READ = False
 
 _A = ALPHA
 _AL = ALPHA_LOWER
@@ -405,6 +417,9 @@ def clinical_special_cases(
     return cases
 
 
+SINGLE_LETTER = rf"[{_A}]\."
+
+
 def _drop_single_letter_exceptions(rules: Dict[str, list]) -> Dict[str, list]:
     """Remove exceptions of one letter and a period ("a.", "n.").
 
@@ -414,7 +429,7 @@ def _drop_single_letter_exceptions(rules: Dict[str, list]) -> Dict[str, list]:
     rules (Dict[str, list]): Tokenizer exceptions.
     RETURNS (Dict[str, list]): The exceptions without single letters.
     """
-    pattern = re.compile(rf"[{_A}]\.")
+    pattern = regex_code.compile(SINGLE_LETTER)
     return {k: v for k, v in rules.items() if not pattern.fullmatch(k)}
 
 
@@ -472,7 +487,7 @@ def _compile_prefixes(entries: Iterable[str]) -> Pattern:
     """
     alternatives = "|".join(f"(?:{p})" for p in entries if p.strip())
     # "^" first: `re` tries a pattern that starts with "^" at position 0 only.
-    return re.compile(f"^{_SHORT_AHEAD}(?:{alternatives})")
+    return regex_code.compile(f"^{_SHORT_AHEAD}(?:{alternatives})")
 
 
 def _max_width(pattern: str) -> int:
@@ -508,7 +523,9 @@ def _compile_suffixes(entries: Iterable[str]) -> Pattern:
     for piece in entries:
         if not piece.strip():
             continue
-        width = _max_width(piece)
+        width = _WIDTHS.get(piece)
+        if width is None:
+            width = _max_width(piece)
         bound = next(b for b in _SUFFIX_WIDTHS if width <= b)
         groups.setdefault(bound, []).append(f"(?:{piece})$")
     alternatives = "|".join(
@@ -516,7 +533,16 @@ def _compile_suffixes(entries: Iterable[str]) -> Pattern:
         for width, group in sorted(groups.items())
     )
     # The length check of the whole string runs only once a suffix matched.
-    return re.compile(f"{_NEAR_END}(?:{alternatives}){_SHORT_BEHIND}")
+    return regex_code.compile(f"{_NEAR_END}(?:{alternatives}){_SHORT_BEHIND}")
+
+
+def _compile_infixes(entries: Iterable[str]) -> Pattern:
+    """Compile infix patterns as `spacy.util.compile_infix_regex` does.
+
+    entries (Iterable[str]): The infix patterns.
+    RETURNS (Pattern): The regex; use its `finditer`.
+    """
+    return regex_code.compile("|".join(p for p in entries if p.strip()))
 
 
 def _compile_short_match(pattern: str) -> Pattern:
@@ -528,7 +554,7 @@ def _compile_short_match(pattern: str) -> Pattern:
     pattern (str): The pattern, maybe with leading global flags.
     RETURNS (Pattern): The regex; use its `match`.
     """
-    return re.compile(f"{_SHORT_AHEAD}(?:{_scope_flags(pattern)})")
+    return regex_code.compile(f"{_SHORT_AHEAD}(?:{_scope_flags(pattern)})")
 
 
 @registry.tokenizers("spacy_deid.ClinicalTokenizer.v1")
@@ -546,6 +572,13 @@ def make_clinical_tokenizer(nlp: Language) -> Tokenizer:
     nlp (Language): The pipeline; its `Defaults` give the base rules.
     RETURNS (Tokenizer): The tokenizer.
     """
+    _read_regex_table()
+    return _build_tokenizer(nlp)
+
+
+def _build_tokenizer(nlp: Language) -> Tokenizer:
+    """Build the clinical tokenizer (`make_clinical_tokenizer`) with the
+    regex code that `core/regex_code.py` holds now."""
     defaults = nlp.Defaults
     prefixes = CLINICAL_PREFIXES + list(defaults.prefixes or [])
     suffixes = CLINICAL_SUFFIXES + _no_double_period(defaults.suffixes or [])
@@ -567,7 +600,92 @@ def make_clinical_tokenizer(nlp: Language) -> Tokenizer:
         rules=rules,
         prefix_search=_compile_prefixes(prefixes).search,
         suffix_search=_compile_suffixes(suffixes).search,
-        infix_finditer=compile_infix_regex(infixes).finditer,
-        token_match=re.compile(token_match).match,
+        infix_finditer=_compile_infixes(infixes).finditer,
+        token_match=regex_code.compile(token_match).match,
         url_match=url_match,
     )
+
+
+def _read_regex_table() -> None:
+    """Read the saved tokenizer regexes once per process (if this Python made
+    them), so that building a tokenizer compiles none of them."""
+    global _TABLE_READ
+    if _TABLE_READ:
+        return
+    _TABLE_READ = True
+    if REGEX_TABLE.exists():
+        saved = regex_code.read(REGEX_TABLE.read_bytes())
+        if saved is not None:
+            _WIDTHS.update((piece, width) for piece, width in saved["widths"])
+
+
+def load_saved(nlp: Language, path: Path) -> bool:
+    """Give a pipeline the tokenizer saved at path (its "tokenizer" file),
+    unless the tokenizer its config built is that one already: loading it
+    again would compile its regexes and add its special cases a second time
+    (about 0.15 s).
+
+    nlp (Language): The pipeline, its tokenizer built from its config.
+    path (Path): The saved tokenizer.
+    RETURNS (bool): Whether the saved tokenizer was loaded.
+    """
+    if nlp.tokenizer.to_bytes(exclude=["vocab"]) == path.read_bytes():
+        return False
+    nlp.tokenizer.from_disk(path, exclude=["vocab"])
+    return True
+
+
+def tokenizer_regexes(tokenizer: Tokenizer) -> List[Tuple[str, int]]:
+    """The (text, flags) of a tokenizer's compiled regexes.
+
+    tokenizer (Tokenizer): A tokenizer.
+    RETURNS (List[Tuple[str, int]]): Its prefix, suffix, infix, token and URL
+        regexes that are set.
+    """
+    found = []
+    for search in (
+        tokenizer.prefix_search,
+        tokenizer.suffix_search,
+        tokenizer.infix_finditer,
+        tokenizer.token_match,
+        tokenizer.url_match,
+    ):
+        regex = getattr(search, "__self__", None)
+        if isinstance(regex, re.Pattern):
+            found.append((regex.pattern, regex.flags & ~re.UNICODE))
+    return found
+
+
+def regex_table(languages: Iterable[str]) -> bytes:
+    """The saved table of the clinical tokenizer's regexes for languages:
+    their engine code and the widths of their suffix patterns.
+
+    languages (Iterable[str]): Language codes ("en", "es").
+    RETURNS (bytes): The table (`core/regex_code.dumps`).
+    """
+    from spacy.util import get_lang_class
+
+    regexes: Set[Tuple[str, int]] = {(SINGLE_LETTER, 0)}
+    widths: Dict[str, int] = {}
+    for lang in languages:
+        nlp = get_lang_class(lang)()
+        regexes.update(tokenizer_regexes(_build_tokenizer(nlp)))
+        suffixes = CLINICAL_SUFFIXES + _no_double_period(nlp.Defaults.suffixes or [])
+        for piece in suffixes:
+            if piece.strip():
+                widths[piece] = _max_width(piece)
+    return regex_code.dumps(regexes, widths=sorted([p, w] for p, w in widths.items()))
+
+
+def write_regex_table(languages: Iterable[str], path: Path = REGEX_TABLE) -> bool:
+    """Save `regex_table(languages)` to path, unless it holds that already.
+
+    languages (Iterable[str]): Language codes.
+    path (Path): Where to save it.
+    RETURNS (bool): Whether the file changed.
+    """
+    data = regex_table(languages)
+    if path.exists() and path.read_bytes() == data:
+        return False
+    path.write_bytes(data)
+    return True

@@ -6,6 +6,7 @@ import re
 import pytest
 import srsly
 
+from spacy_deid.core import regex_code
 from spacy_deid.rules import precompiled
 from spacy_deid.rules.gate import required_strings
 from spacy_deid.rules.scout import make_scout
@@ -52,7 +53,7 @@ def test_a_table_of_another_engine_or_a_damaged_one_is_ignored():
     assert not precompiled.load(lzma.compress(srsly.msgpack_dumps(saved)))
     assert not precompiled.load(table()[:-20])
     assert not precompiled.load(b"not a table")
-    assert precompiled._CODE == {}
+    assert regex_code._CODE == {}
 
 
 def test_scouts_and_needles_come_from_the_table():
@@ -86,7 +87,7 @@ def test_a_ruler_saves_its_table_and_loads_it(tmp_path):
     loaded = spacy.load(tmp_path / "nlp")
     precompiled.clear()
     loaded.get_pipe("phi_rules").from_disk(tmp_path / "nlp" / "phi_rules")
-    assert len(precompiled._CODE) == len(saved["code"])
+    assert len(regex_code._CODE) == len(saved["code"])
     text = "Seen by Dr. Ames in Rm 12 on 3/4/2071, call 555-123-4567."
     assert [(e.text, e.label_) for e in loaded(text).ents] == [
         (e.text, e.label_) for e in nlp(text).ents
