@@ -53,7 +53,8 @@ Ruiz, RN, CCM", not "MA" in "Salem, MA"); a name span of `person_labels` loses
 its trailing ", CNM". Before all that, a span of `credentialed_labels` that a
 comma and a credential follow becomes a clinician's name
 (`credentialed_label`): "Ana Ruiz" in "Ana Ruiz, LCSW" tagged as an
-organisation.
+organisation, "Ana Ruiz, MD" tagged as a city; a place that a state code
+follows stays ("Salem, MA").
 
 The text around a span and the knowledge tables correct the rest: a span
 loses the words of the text around it at its edges (`edge_labels`: "slides."
@@ -495,8 +496,9 @@ class PhiRelabel(CfgSerializable):
         if comma is None and not credential_follows(ent):
             return ent
         credential = ent.doc[(ent.end if comma is None else comma) + 1]
-        if lookup(credential.text).is_state_code:
-            return ent  # "Salem, MA", "Butte, MT"
+        name = ent if comma is None else ent.doc[ent.start : comma]
+        if lookup(credential.text).is_state_code and lookup(name.text).place_population:
+            return ent  # "Salem, MA", "Butte, MT"; not "Ines Varga, MD"
         return _with_label(ent, label)
 
     def _as_country_or_city(self, ent: Span) -> Span:

@@ -366,16 +366,19 @@ def test_names_that_credentials_follow_are_clinicians():
     nlp.add_pipe("phi_relabel", config=config)
     text = (
         "Counselor: Ada Lusk, LCSW. Coordinator: Ivo Tamm, CCRC. Lives in Salem,"
-        " MA. Cc: Wex Ladd, RN, CCM. Unit 4, RN on duty."
+        " MA. Cc: Wex Ladd, RN, CCM. Unit 4, RN on duty. Examiner: Ines Varga, MD."
+        " Moved to Dover, MD."
     )
     ents = [
         ("Ada Lusk", "ORGANIZATION"),
         ("LCSW", "HOSPITAL"),
         ("Ivo Tamm, CCRC", "CITY"),
-        ("Salem", "CITY"),  # a state code, not a credential
+        ("Salem", "CITY"),  # a place, and a state code: not a credential
         ("MA", "STATE"),
         ("Wex Ladd", "PATIENT"),
         ("Unit 4", "ORGANIZATION"),  # a digit: no name
+        ("Ines Varga", "CITY"),  # no place: "MD" is a credential
+        ("Dover", "CITY"),
     ]
     found = relabelled(nlp, text, ents)
     assert found == [
@@ -385,6 +388,8 @@ def test_names_that_credentials_follow_are_clinicians():
         ("MA", "STATE"),
         ("Wex Ladd", "DOCTOR"),
         ("Unit 4", "ORGANIZATION"),
+        ("Ines Varga", "DOCTOR"),
+        ("Dover", "CITY"),
     ]
 
 
