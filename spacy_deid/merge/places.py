@@ -6,6 +6,8 @@ countries ("Kampala"). The list of countries is closed and the tables
 hold all of it, so `phi_relabel` corrects the label from them.
 """
 
+from typing import Optional, Tuple
+
 from spacy.tokens import Span
 
 from ..knowledge import lookup
@@ -42,6 +44,48 @@ def is_city_not_country(span: Span) -> bool:
     )
 
 
+# Separators between a place and its region in one span ("Lagos, Nigeria",
+# "Bamako - Mali").
+PAIR_SEPARATORS = frozenset({",", "-", "\u2013", "\u2014"})
+# A place of this many people or more may start a pair; a region whose name
+# is used as a name at this zipf or more ("Chad", "Virginia") may not end one.
+PAIR_PLACE_POPULATION = 10_000
+PAIR_MAX_REGION_NAME_ZIPF = 3.0
+
+
+def place_pair(span: Span) -> Optional[Tuple[int, str]]:
+    """Where a span that names a place and then its country or US state
+    splits ("Lagos, Nigeria", "Reno, Nevada"), and which the region is.
+
+    The place before the separator must be a place of `PAIR_PLACE_POPULATION`
+    people or more, more often a place's name than a person's ("Lincoln",
+    not "Anderson" in "Anderson, Virginia"); the region after it a country
+    or a state that is rarely a given name ("Virginia" and "Chad" are:
+    "Gyurko, Chad").
+
+    span (Span): The entity.
+    RETURNS (Optional[Tuple[int, str]]): The separator's token index and
+        "country" or "state", or None.
+    """
+    seps = [t.i for t in span if t.text in PAIR_SEPARATORS]
+    if len(seps) != 1 or seps[0] == span.start or seps[0] == span.end - 1:
+        return None
+    doc = span.doc
+    place = lookup(doc[span.start : seps[0]].text)
+    region_span = doc[seps[0] + 1 : span.end]
+    region = lookup(region_span.text)
+    if place.place_population < PAIR_PLACE_POPULATION:
+        return None
+    if place.name_zipf >= place.place_zipf or region.name_zipf >= PAIR_MAX_REGION_NAME_ZIPF:
+        return None
+    if region.is_country:
+        return seps[0], "country"
+    is_code = region.is_state_code and region_span.text.isupper()
+    if region.is_state or is_code:
+        return seps[0], "state"
+    return None
+
+
 # A place whose name makes a facility's name specific ("Cleveland Clinic").
 FACILITY_PLACE_POPULATION = 10_000
 
@@ -61,4 +105,10 @@ def holds_place(span: Span) -> bool:
     return False
 
 
-__all__ = ["holds_place", "is_city_not_country", "is_country_name", "state_follows"]
+__all__ = [
+    "holds_place",
+    "is_city_not_country",
+    "is_country_name",
+    "place_pair",
+    "state_follows",
+]

@@ -98,7 +98,13 @@ from .not_phi import is_nameless_phrase
 from .not_phi import is_wordless_date
 from .cues import cue_word, cued_label, job_cued
 from .edges import clause_end_start, sentence_pieces, symbol_end
-from .places import holds_place, is_city_not_country, is_country_name, state_follows
+from .places import (
+    holds_place,
+    is_city_not_country,
+    is_country_name,
+    place_pair,
+    state_follows,
+)
 from ..tagging.ents import write_ents
 
 install_extensions()
@@ -154,6 +160,8 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "nameless_phrase_labels": [],
     "facility_heads": {},
     "facility_label": "",
+    "pair_labels": [],
+    "state_label": "",
 }
 
 
@@ -206,6 +214,8 @@ def make_phi_relabel(
     nameless_phrase_labels: List[str],
     facility_heads: Dict[str, List[str]],
     facility_label: str,
+    pair_labels: List[str],
+    state_label: str,
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -281,6 +291,12 @@ def make_phi_relabel(
         them and names a place before it (`places.holds_place`) becomes
         `facility_label`: "Cleveland Clinic" tagged as a department.
     facility_label (str): The label of such facilities ('' for none).
+    pair_labels (List[str]): Labels of spans that are split when they name a
+        place and then its country or US state (`places.place_pair`): "Lagos,
+        Nigeria" tagged as one organisation becomes `city_label` and
+        `country_label`, "Reno, Nevada" `city_label` and `state_label`.
+    state_label (str): The label of US states ('' for none: no pair with a
+        state is split).
     """
     return PhiRelabel(
         name,
@@ -322,6 +338,8 @@ def make_phi_relabel(
         nameless_phrase_labels=nameless_phrase_labels,
         facility_heads=facility_heads,
         facility_label=facility_label,
+        pair_labels=pair_labels,
+        state_label=state_label,
     )
 
 
@@ -366,6 +384,11 @@ class PhiRelabel(CfgSerializable):
             frozenset(cfg["country_labels"]) if cfg["country_label"] else frozenset()
         )
         self._edges = frozenset(cfg["edge_labels"])
+        self._pairs = (
+            frozenset(cfg["pair_labels"])
+            if cfg["city_label"] and cfg["country_label"]
+            else frozenset()
+        )
         self._contact_cues = {
             cue_word(word): label
             for label, words in cfg["contact_cues"].items()
@@ -379,6 +402,7 @@ class PhiRelabel(CfgSerializable):
             self._titled,
             cfg["contact_cues"],
             self._edges,
+            self._pairs,
             self._countries,
             {cfg["country_label"]} if cfg["city_label"] else (),
             self._occupations,
@@ -415,7 +439,7 @@ class PhiRelabel(CfgSerializable):
     def _checked_pieces(self, whole: Span) -> List[Span]:
         """The spans an entity that is PHI becomes."""
         ents: List[Span] = []
-        for ent in self._edge_pieces(whole):
+        for ent in self._pair_pieces(self._edge_pieces(whole)):
             ent = self._without_credentials(ent)
             ent = self._without_symbols(ent)
             ent = self._as_country_or_city(ent)
@@ -458,6 +482,22 @@ class PhiRelabel(CfgSerializable):
             _copy_attrs(ent, Span(ent.doc, start, end, label=ent.label_))
             for start, end in pieces
         ]
+
+    def _pair_pieces(self, pieces: List[Span]) -> List[Span]:
+        """The pieces, each that names a place and its country or state split
+        in two ("Lagos, Nigeria": a city and a country)."""
+        split: List[Span] = []
+        for ent in pieces:
+            pair = place_pair(ent) if ent.label_ in self._pairs else None
+            region = pair and self.cfg[f"{pair[1]}_label"]
+            if pair is None or not region:
+                split.append(ent)
+                continue
+            doc, sep = ent.doc, pair[0]
+            city = Span(doc, ent.start, sep, label=self.cfg["city_label"])
+            split.append(_copy_attrs(ent, city))
+            split.append(_copy_attrs(ent, Span(doc, sep + 1, ent.end, label=region)))
+        return split
 
     def _not_phi(self, ent: Span) -> bool:
         """A quantity, a non-date fraction, a gestational age, a date with
@@ -694,6 +734,7 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "edge_labels",
         "titled_labels",
         "job_cues",
+        "pair_labels",
         *_SHAPES,
     ):
         if not is_str_list(cfg[key]):
@@ -708,6 +749,7 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "country_label",
         "city_label",
         "facility_label",
+        "state_label",
     ):
         if not isinstance(cfg[key], str):
             raise ValueError(f"{key} must be a label string ('' for none)")

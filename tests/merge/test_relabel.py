@@ -726,3 +726,49 @@ def test_facilities_named_for_a_place(text, surface, label, expected):
 def test_facility_heads_are_checked():
     with pytest.raises(ValueError, match="facility_heads"):
         relabelled_with({"facility_heads": ["clinic"]}, "x", [])
+
+
+PAIRS = {
+    "pair_labels": ["PATIENT", "DOCTOR", "ORGANIZATION", "CITY"],
+    "city_label": "CITY",
+    "country_label": "COUNTRY",
+    "state_label": "STATE",
+}
+
+
+def test_a_place_and_its_country_or_state_in_one_span_are_split():
+    text = (
+        "Grew up in Lagos, Nigeria; lived in Reno, Nevada, then Bamako - Mali."
+        " Lives in Lincoln, NE. Seen by Dr. Gyurko, Chad. Pt: Anderson, Virginia."
+    )
+    ents = [
+        ("Lagos, Nigeria", "ORGANIZATION"),
+        ("Reno, Nevada", "PATIENT"),
+        ("Bamako - Mali", "ORGANIZATION"),
+        ("Lincoln, NE", "CITY"),
+        ("Gyurko, Chad", "DOCTOR"),  # a surname, a given name: no pair
+        ("Anderson, Virginia", "PATIENT"),  # more a surname than a place
+    ]
+    assert relabelled_with(PAIRS, text, ents) == [
+        ("Lagos", "CITY"),
+        ("Nigeria", "COUNTRY"),
+        ("Reno", "CITY"),
+        ("Nevada", "STATE"),
+        ("Bamako", "CITY"),
+        ("Mali", "COUNTRY"),
+        ("Lincoln", "CITY"),
+        ("NE", "STATE"),
+        ("Gyurko, Chad", "DOCTOR"),
+        ("Anderson, Virginia", "PATIENT"),
+    ]
+
+
+def test_pairs_split_only_for_their_labels_and_with_a_state_label():
+    text = "Moved from Lagos, Nigeria to Reno, Nevada."
+    ents = [("Lagos, Nigeria", "HOSPITAL"), ("Reno, Nevada", "ORGANIZATION")]
+    assert relabelled_with({**PAIRS, "state_label": ""}, text, ents) == [
+        ("Lagos, Nigeria", "HOSPITAL"),  # not a pair label
+        ("Reno, Nevada", "ORGANIZATION"),  # states not split without a label
+    ]
+    with pytest.raises(ValueError, match="pair_labels"):
+        relabelled_with({**PAIRS, "pair_labels": "CITY"}, text, ents)
