@@ -6,6 +6,7 @@ countries ("Kampala"). The list of countries is closed and the tables
 hold all of it, so `phi_relabel` corrects the label from them.
 """
 
+import re
 from typing import Optional, Tuple
 
 from spacy.tokens import Span
@@ -42,6 +43,19 @@ def is_city_not_country(span: Span) -> bool:
         k.place_population
         and not (k.is_country or k.is_country_code or k.is_state or k.is_state_code)
     )
+
+
+# A post office box with its number: an address (i2b2 STREET), not an ID.
+_PO_BOX = re.compile(
+    r"(?:p\.?\s?o\.?\s?box|pob|post\s+office\s+box)\s*(?:no\.?|#)?\s*\d[\d-]*",
+    re.IGNORECASE,
+)
+
+
+def is_po_box(span: Span) -> bool:
+    """Whether a span is a post office box and its number ("P.O. Box 4410",
+    "POB 88", "po box 12-3")."""
+    return _PO_BOX.fullmatch(span.text) is not None
 
 
 # Separators between a place and its region in one span ("Lagos, Nigeria",
@@ -109,6 +123,7 @@ __all__ = [
     "holds_place",
     "is_city_not_country",
     "is_country_name",
+    "is_po_box",
     "place_pair",
     "state_follows",
 ]

@@ -102,6 +102,7 @@ from .places import (
     holds_place,
     is_city_not_country,
     is_country_name,
+    is_po_box,
     place_pair,
     state_follows,
 )
@@ -162,6 +163,8 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "facility_label": "",
     "pair_labels": [],
     "state_label": "",
+    "po_box_labels": [],
+    "street_label": "",
 }
 
 
@@ -216,6 +219,8 @@ def make_phi_relabel(
     facility_label: str,
     pair_labels: List[str],
     state_label: str,
+    po_box_labels: List[str],
+    street_label: str,
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -297,6 +302,10 @@ def make_phi_relabel(
         `country_label`, "Reno, Nevada" `city_label` and `state_label`.
     state_label (str): The label of US states ('' for none: no pair with a
         state is split).
+    po_box_labels (List[str]): Labels of spans that become `street_label`
+        when they are a post office box and its number (`places.is_po_box`):
+        "P.O. Box 4410" tagged as an ID.
+    street_label (str): The label of street addresses ('' for none).
     """
     return PhiRelabel(
         name,
@@ -340,6 +349,8 @@ def make_phi_relabel(
         facility_label=facility_label,
         pair_labels=pair_labels,
         state_label=state_label,
+        po_box_labels=po_box_labels,
+        street_label=street_label,
     )
 
 
@@ -384,6 +395,9 @@ class PhiRelabel(CfgSerializable):
             frozenset(cfg["country_labels"]) if cfg["country_label"] else frozenset()
         )
         self._edges = frozenset(cfg["edge_labels"])
+        self._po_boxes = (
+            frozenset(cfg["po_box_labels"]) if cfg["street_label"] else frozenset()
+        )
         self._pairs = (
             frozenset(cfg["pair_labels"])
             if cfg["city_label"] and cfg["country_label"]
@@ -403,6 +417,7 @@ class PhiRelabel(CfgSerializable):
             cfg["contact_cues"],
             self._edges,
             self._pairs,
+            self._po_boxes,
             self._countries,
             {cfg["country_label"]} if cfg["city_label"] else (),
             self._occupations,
@@ -443,6 +458,7 @@ class PhiRelabel(CfgSerializable):
             ent = self._without_credentials(ent)
             ent = self._without_symbols(ent)
             ent = self._as_country_or_city(ent)
+            ent = self._as_po_box(ent)
             ent = self._as_cued_contact(ent)
             ent = self._as_titled_clinician(ent)
             ent = self._as_facility(ent)
@@ -555,6 +571,23 @@ class PhiRelabel(CfgSerializable):
             and (is_city_not_country(ent) or state_follows(ent))
         ):
             return _with_label(ent, city)
+        return ent
+
+    def _as_po_box(self, ent: Span) -> Span:
+        """A post office box and its number, as `street_label`, with the
+        "P.O." that the tagger left before "Box 4410"."""
+        label = self.cfg["street_label"]
+        if ent.label_ not in self._po_boxes or ent.label_ == label:
+            return ent
+        if is_po_box(ent):
+            return _with_label(ent, label)
+        doc = ent.doc
+        for start in range(ent.start - 1, max(ent.start - 5, -1), -1):
+            if doc[start].ent_type_ or doc[start].is_space:
+                break
+            if doc[start].lower_[:1] == "p" and is_po_box(doc[start : ent.end]):
+                box = Span(doc, start, ent.end, label=label)
+                return _copy_attrs(ent, box)
         return ent
 
     def _as_titled_clinician(self, ent: Span) -> Span:
@@ -735,6 +768,7 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "titled_labels",
         "job_cues",
         "pair_labels",
+        "po_box_labels",
         *_SHAPES,
     ):
         if not is_str_list(cfg[key]):
@@ -750,6 +784,7 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "city_label",
         "facility_label",
         "state_label",
+        "street_label",
     ):
         if not isinstance(cfg[key], str):
             raise ValueError(f"{key} must be a label string ('' for none)")

@@ -772,3 +772,27 @@ def test_pairs_split_only_for_their_labels_and_with_a_state_label():
     ]
     with pytest.raises(ValueError, match="pair_labels"):
         relabelled_with({**PAIRS, "pair_labels": "CITY"}, text, ents)
+
+
+def test_a_po_box_is_an_address_with_the_po_the_tagger_left_out():
+    config = {"po_box_labels": ["IDNUM", "ZIP"], "street_label": "STREET"}
+    text = "Mail: P.O. Box 4410. Alt: P O Box 12; PO Box 77, POB 88, ID 1234 Box 99"
+    ents = [
+        ("Box 4410", "IDNUM"),
+        ("Box 12", "ZIP"),
+        ("PO Box 77", "IDNUM"),
+        ("POB 88", "IDNUM"),
+        ("1234", "IDNUM"),
+        ("Box 99", "IDNUM"),  # an entity before it: no "P.O." to take
+    ]
+    assert relabelled_with(config, text, ents) == [
+        ("P.O. Box 4410", "STREET"),
+        ("P O Box 12", "STREET"),
+        ("PO Box 77", "STREET"),
+        ("POB 88", "STREET"),
+        ("1234", "IDNUM"),
+        ("Box 99", "IDNUM"),
+    ]
+    assert relabelled_with({**config, "street_label": ""}, text, ents[:1]) == [
+        ("Box 4410", "IDNUM")
+    ]
