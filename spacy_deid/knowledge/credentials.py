@@ -15,20 +15,23 @@ CREDENTIALS: FrozenSet[str] = frozenset(
     RD RDN LD CDE CDCES IBCLC CCRC CCM CMA RMA MLS MLT MT CLS RPh CPhT
     LCSW LICSW LMSW MSW LPC LMFT LMHC CADC RRT CRT OTR OTR/L COTA PT PTA
     SLP CCC-SLP ATC EMT EMT-B EMT-P NRP FACP FACC FACS FAAP FACOG ABPP CCRN
-    NCSN
+    NCSN AGACNP AGPCNP PMHNP PNP NNP WHNP AuD
     """.split()
 )
 
 
 # The certifying body some write after a credential: "MLS(ASCP)".
 _BODY = re.compile(r"\([A-Z]{2,6}\)?$")
+# A board certification written onto a credential: "FNP-C", "AGACNP-BC".
+_CERTIFIED = re.compile(r"-(?:C|BC)$")
 
 
 def is_credential(text: str) -> bool:
     """Whether a token (or "PA-C"-like run) is a credential.
 
     text (str): The text, without spaces.
-    RETURNS (bool): True if it is in `CREDENTIALS` (dots and a certifying
-        body ignored: "M.D.", "MLS(ASCP)").
+    RETURNS (bool): True if it is in `CREDENTIALS` (dots, a certifying body
+        and a board certification ignored: "M.D.", "MLS(ASCP)", "FNP-C").
     """
-    return _BODY.sub("", text.replace(".", "")) in CREDENTIALS
+    bare = _BODY.sub("", text.replace(".", ""))
+    return bare in CREDENTIALS or _CERTIFIED.sub("", bare) in CREDENTIALS

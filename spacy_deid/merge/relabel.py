@@ -60,7 +60,9 @@ The text around a span and the knowledge tables correct the rest: a span
 loses the words of the text around it at its edges (`edge_labels`: "slides."
 in "slides. Ana Ruiz", a trailing "·"), and a name span is cut at a sentence
 end inside it; a country's name is a country and a city's a city
-(`country_labels`); a phone or fax number takes the label of the cue word
+(`country_labels`), and a place with its country or state in one span is
+split in two (`pair_labels`: "Lagos, Nigeria"); a post office box is an
+address (`po_box_labels`); a phone or fax number takes the label of the cue word
 before it (`contact_cues`); a name right after "Dr." is a clinician's
 (`titled_labels`); a job that no head word of the tables names is kept after
 a work cue (`job_cues`: "worked as a seamstress"), and a job word counts
@@ -505,8 +507,8 @@ class PhiRelabel(CfgSerializable):
         split: List[Span] = []
         for ent in pieces:
             pair = place_pair(ent) if ent.label_ in self._pairs else None
-            region = pair and self.cfg[f"{pair[1]}_label"]
-            if pair is None or not region:
+            region = self.cfg[f"{pair[1]}_label"] if pair is not None else ""
+            if not region:
                 split.append(ent)
                 continue
             doc, sep = ent.doc, pair[0]

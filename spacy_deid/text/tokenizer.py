@@ -50,7 +50,7 @@ from spacy.lang.char_classes import ALPHA, ALPHA_LOWER, ALPHA_UPPER
 from spacy.lang.tokenizer_exceptions import emoticons
 from spacy.language import Language
 from spacy.tokenizer import Tokenizer
-from spacy.util import registry
+from spacy.util import get_lang_class, registry
 
 from ..core import regex_code
 from ..core.regex_code import sre_parse as _sre_parse
@@ -663,8 +663,6 @@ def regex_table(languages: Iterable[str]) -> bytes:
     languages (Iterable[str]): Language codes ("en", "es").
     RETURNS (bytes): The table (`core/regex_code.dumps`).
     """
-    from spacy.util import get_lang_class
-
     regexes: Set[Tuple[str, int]] = {(SINGLE_LETTER, 0)}
     widths: Dict[str, int] = {}
     for lang in languages:
