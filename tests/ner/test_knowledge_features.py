@@ -5,7 +5,14 @@ from spacy.lang.en import English
 from spacy.util import registry
 
 from spacy_deid.knowledge.codes import UNKNOWN, code_of
-from spacy_deid.ner._knowledge import WIDTH, code_row, knowledge_features, token_rows
+from spacy_deid.ner import _knowledge
+from spacy_deid.ner._knowledge import (
+    WIDTH,
+    code_row,
+    doc_rows,
+    knowledge_features,
+    token_rows,
+)
 
 
 def test_rows_tell_names_from_words():
@@ -37,3 +44,15 @@ def test_token_features_v2_width():
     plain = build(width=16, knowledge=False)
     plain.initialize(X=docs)
     assert plain.predict(docs)[0].shape == (len(docs[0]), 16)
+
+
+def test_doc_rows_are_the_rows_of_its_token_texts_and_cache_no_text():
+    nlp = English()
+    doc = nlp.make_doc("Smith met Smith in Reading; reading 1234 Smith")
+    rows = doc_rows(doc)
+    assert np.array_equal(rows, token_rows([t.text for t in doc]))
+    with nlp.memory_zone():
+        zoned = nlp.make_doc("Ximena Oyelaran-Quist from Smith")
+        assert np.array_equal(doc_rows(zoned), token_rows([t.text for t in zoned]))
+    assert all(isinstance(key, int) for key in _knowledge._CACHE)
+    assert doc_rows(nlp.make_doc("")).shape == (0, WIDTH)
