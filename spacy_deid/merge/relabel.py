@@ -281,7 +281,8 @@ def make_phi_relabel(
         ("fax the results to the clinic at 555-0101": FAX).
     titled_labels (List[str]): Labels of spans that become `clinician_label`
         right after a clinician title (`clinician_cues`): "Dr. Ana Ruiz"
-        tagged as a patient.
+        tagged as a patient; not a span that a `facility_heads` word ends
+        ("PCP: Lakeside Family Practice").
     job_cues (List[str]): Words after which an `occupation_labels` span is
         kept though no word of it heads a job title in the tables: one of
         them within four words before it, in its clause ("worked as a
@@ -387,6 +388,7 @@ class PhiRelabel(CfgSerializable):
             label: frozenset(w.lower() for w in words)
             for label, words in cfg["facility_heads"].items()
         }
+        self._any_facility_head = frozenset().union(*self._facility_heads.values())
         self._titles = frozenset(cfg["title_labels"])
         self._credentialed = (
             frozenset(cfg["credentialed_labels"])
@@ -602,6 +604,8 @@ class PhiRelabel(CfgSerializable):
             before -= 1  # "DR ." split by the tokenizer
         if cue_word(ent.doc[before].text) not in self._cues:
             return ent
+        if ent[-1].lower_ in self._any_facility_head:
+            return ent  # "PCP: Lakeside Family Practice"
         return _with_label(ent, label)
 
     def _as_facility(self, ent: Span) -> Span:

@@ -602,6 +602,26 @@ def test_names_after_a_clinician_title_are_clinicians(text, surface, label, expe
     assert found == [(surface, expected)]
 
 
+def test_firms_and_hospitals_after_a_title_unless_a_facility_head_ends_them():
+    config = {
+        **TITLED,
+        "clinician_cues": ["dr", "pcp"],
+        "titled_labels": ["PATIENT", "ORGANIZATION", "HOSPITAL"],
+        "facility_heads": {"DEPARTMENT": ["practice", "clinic"]},
+    }
+    text = "EMG by Dr. Quillon Maret; ECG to Dr. Varga. PCP: Lakeside Family Practice"
+    ents = [
+        ("Quillon Maret", "ORGANIZATION"),
+        ("Varga", "HOSPITAL"),
+        ("Lakeside Family Practice", "ORGANIZATION"),
+    ]
+    assert relabelled_with(config, text, ents) == [
+        ("Quillon Maret", "DOCTOR"),
+        ("Varga", "DOCTOR"),
+        ("Lakeside Family Practice", "ORGANIZATION"),
+    ]
+
+
 def test_clinician_cues_may_be_job_words():
     config = {**TITLED, "clinician_cues": ["dr", "nurse", "crew"]}
     text = "Pt's cousin Wex stayed; nurse Ilse Varga present."
