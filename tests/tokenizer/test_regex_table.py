@@ -126,3 +126,22 @@ def test_a_saved_tokenizer_that_differs_is_loaded(tmp_path):
     assert [t.text for t in spacy.load(tmp_path)("see foobar")] == ["see", "foo", "bar"]
     unchanged = spacy_deid.load(tmp_path, warm=False, exclude=["tokenizer"])
     assert [t.text for t in unchanged("see foobar")] == ["see", "foobar"]
+
+
+def test_a_pipeline_with_vectors_loads_as_spacy_loads_it(tmp_path):
+    import numpy as np
+
+    clinical = {"@tokenizers": "spacy_deid.ClinicalTokenizer.v1"}
+    nlp = spacy.blank("en", config={"nlp": {"tokenizer": clinical}})
+    nlp.vocab.reset_vectors(width=4)
+    for word in ("pain", "chest"):
+        nlp.vocab.set_vector(word, np.arange(4, dtype="f") + len(word))
+    nlp.vocab.vectors.name = "test_vectors"
+    nlp.add_pipe("clinical_sentencizer")
+    nlp.to_disk(tmp_path)
+    ours, theirs = spacy_deid.load(tmp_path, warm=False), spacy.load(tmp_path)
+    for loaded in (ours, theirs):
+        assert loaded.vocab.vectors.name == "test_vectors"
+        assert loaded("chest pain")[0].vector.tolist() == [5.0, 6.0, 7.0, 8.0]
+    assert len(ours.vocab.strings) == len(theirs.vocab.strings)
+    assert ours.meta == theirs.meta
