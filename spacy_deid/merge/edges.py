@@ -71,6 +71,44 @@ def sentence_pieces(span: Span) -> List[Tuple[int, int]]:
     return pieces
 
 
+# Arrows of sign-out lists and itineraries ("A -> B", "Lima → Cusco"): no
+# PHI span of train holds one. The tokenizer splits "->" and "=>" in two.
+ARROWS = frozenset(("\u2192", "\u21d2", "\u2794", "\u27f6"))
+_SHAFTS = frozenset(("-", "--", "="))
+
+
+def _arrow_length(span: Span, i: int) -> int:
+    """How many tokens the arrow starting at token i has (0: none)."""
+    doc = span.doc
+    if doc[i].text in ARROWS:
+        return 1
+    if (
+        doc[i].text in _SHAFTS
+        and not doc[i].whitespace_
+        and i + 1 < span.end
+        and doc[i + 1].text == ">"
+    ):
+        return 2
+    return 0
+
+
+def arrow_pieces(span: Span) -> List[Tuple[int, int]]:
+    """The (start, end) pieces of a span cut at the arrows inside it
+    ("Lima → Cusco": "Lima", "Cusco"); pieces with no token are left out."""
+    pieces = []
+    start = i = span.start
+    while i < span.end:
+        length = _arrow_length(span, i)
+        if length:
+            if i > start:
+                pieces.append((start, i))
+            start = i + length
+        i += max(length, 1)
+    if span.end > start:
+        pieces.append((start, span.end))
+    return pieces
+
+
 def symbol_end(span: Span) -> int:
     """The end of a span without its trailing tokens of neither letters nor
     digits ("·", "→"); a closing bracket whose opening one is in the span
@@ -94,4 +132,10 @@ def _after_initial(token: Token) -> bool:
     return len(token.text) == 1 and token.is_alpha and not token.whitespace_
 
 
-__all__ = ["clause_end_start", "sentence_pieces", "symbol_end"]
+__all__ = [
+    "ARROWS",
+    "arrow_pieces",
+    "clause_end_start",
+    "sentence_pieces",
+    "symbol_end",
+]

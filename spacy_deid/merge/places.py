@@ -90,7 +90,10 @@ def place_pair(span: Span) -> Optional[Tuple[int, str]]:
     region = lookup(region_span.text)
     if place.place_population < PAIR_PLACE_POPULATION:
         return None
-    if place.name_zipf >= place.place_zipf or region.name_zipf >= PAIR_MAX_REGION_NAME_ZIPF:
+    if (
+        place.name_zipf >= place.place_zipf
+        or region.name_zipf >= PAIR_MAX_REGION_NAME_ZIPF
+    ):
         return None
     if region.is_country:
         return seps[0], "country"

@@ -99,7 +99,7 @@ from .not_phi import in_code, is_duration, is_nameless_word, is_title_after_name
 from .not_phi import is_nameless_phrase
 from .not_phi import is_wordless_date
 from .cues import cue_word, cued_label, job_cued
-from .edges import clause_end_start, sentence_pieces, symbol_end
+from .edges import arrow_pieces, clause_end_start, sentence_pieces, symbol_end
 from .places import (
     holds_place,
     is_city_not_country,
@@ -167,6 +167,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "state_label": "",
     "po_box_labels": [],
     "street_label": "",
+    "arrow_labels": [],
 }
 
 
@@ -223,6 +224,7 @@ def make_phi_relabel(
     state_label: str,
     po_box_labels: List[str],
     street_label: str,
+    arrow_labels: List[str],
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -309,6 +311,9 @@ def make_phi_relabel(
         when they are a post office box and its number (`places.is_po_box`):
         "P.O. Box 4410" tagged as an ID.
     street_label (str): The label of street addresses ('' for none).
+    arrow_labels (List[str]): Labels of spans that are cut at the arrows
+        inside them (`edges.arrow_pieces`): "Lima → Cusco" tagged as one
+        span becomes two.
     """
     return PhiRelabel(
         name,
@@ -354,6 +359,7 @@ def make_phi_relabel(
         state_label=state_label,
         po_box_labels=po_box_labels,
         street_label=street_label,
+        arrow_labels=arrow_labels,
     )
 
 
@@ -399,6 +405,7 @@ class PhiRelabel(CfgSerializable):
             frozenset(cfg["country_labels"]) if cfg["country_label"] else frozenset()
         )
         self._edges = frozenset(cfg["edge_labels"])
+        self._arrows = frozenset(cfg["arrow_labels"])
         self._po_boxes = (
             frozenset(cfg["po_box_labels"]) if cfg["street_label"] else frozenset()
         )
@@ -421,6 +428,7 @@ class PhiRelabel(CfgSerializable):
             cfg["contact_cues"],
             self._edges,
             self._pairs,
+            self._arrows,
             self._po_boxes,
             self._countries,
             {cfg["country_label"]} if cfg["city_label"] else (),
@@ -458,7 +466,8 @@ class PhiRelabel(CfgSerializable):
     def _checked_pieces(self, whole: Span) -> List[Span]:
         """The spans an entity that is PHI becomes."""
         ents: List[Span] = []
-        for ent in self._pair_pieces(self._edge_pieces(whole)):
+        pieces = self._arrow_pieces(self._edge_pieces(whole))
+        for ent in self._pair_pieces(pieces):
             ent = self._without_credentials(ent)
             ent = self._without_symbols(ent)
             ent = self._as_country_or_city(ent)
@@ -502,6 +511,21 @@ class PhiRelabel(CfgSerializable):
             _copy_attrs(ent, Span(ent.doc, start, end, label=ent.label_))
             for start, end in pieces
         ]
+
+    def _arrow_pieces(self, pieces: List[Span]) -> List[Span]:
+        """The pieces, each cut at the arrows inside it ("Lima → Cusco")."""
+        cut: List[Span] = []
+        for ent in pieces:
+            if ent.label_ not in self._arrows:
+                cut.append(ent)
+                continue
+            for start, end in arrow_pieces(ent):
+                if (start, end) == (ent.start, ent.end):
+                    cut.append(ent)
+                else:
+                    piece = Span(ent.doc, start, end, label=ent.label_)
+                    cut.append(_copy_attrs(ent, piece))
+        return cut
 
     def _pair_pieces(self, pieces: List[Span]) -> List[Span]:
         """The pieces, each that names a place and its country or state split
@@ -775,6 +799,7 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "job_cues",
         "pair_labels",
         "po_box_labels",
+        "arrow_labels",
         *_SHAPES,
     ):
         if not is_str_list(cfg[key]):

@@ -816,3 +816,17 @@ def test_a_po_box_is_an_address_with_the_po_the_tagger_left_out():
     assert relabelled_with({**config, "street_label": ""}, text, ents[:1]) == [
         ("Box 4410", "IDNUM")
     ]
+
+
+def test_spans_are_cut_at_the_arrows_inside_them():
+    config = {**PAIRS, "arrow_labels": ["PATIENT", "DOCTOR"]}
+    text = "2. Cusco, Peru → Tarapoto → trek. Sign-out: wexler -> quist."
+    ents = [("Cusco, Peru → Tarapoto", "PATIENT"), ("wexler -> quist", "DOCTOR")]
+    assert relabelled_with(config, text, ents) == [
+        ("Cusco", "CITY"),
+        ("Peru", "COUNTRY"),
+        ("Tarapoto", "PATIENT"),
+        ("wexler", "DOCTOR"),
+        ("quist", "DOCTOR"),
+    ]
+    assert relabelled_with(PAIRS, text, ents[1:]) == [("wexler -> quist", "DOCTOR")]
