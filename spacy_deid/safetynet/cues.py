@@ -95,6 +95,9 @@ RELATIVE_CUES: Tuple[str, ...] = (
     "nephew",
     "cousin",
     "guardian",
+    # Father and mother of the baby, in neonatal and obstetric notes.
+    "fob",
+    "mob",
 )
 SIGN_OFFS: Tuple[str, ...] = (
     "thanks,",
