@@ -124,6 +124,13 @@ def add_entries(entries: Iterable[List[Any]]) -> None:
         _CODE[(pattern, flags)] = code
 
 
+def _checked_entry(entry: Any) -> List[Any]:
+    """A saved entry of the right shape, or a ValueError."""
+    if not isinstance(entry, (list, tuple)) or len(entry) != 7:
+        raise ValueError("not a regex code entry")
+    return list(entry)
+
+
 def dumps(regexes: Iterable[Key], **extra: Any) -> bytes:
     """A table to save: the engine, the code of the regexes and any extra
     fields, as xz-compressed msgpack.
@@ -148,11 +155,12 @@ def read(data: bytes) -> Optional[Dict[str, Any]]:
         return None
     try:
         saved = srsly.msgpack_loads(lzma.decompress(data))
-    except (lzma.LZMAError, ValueError):
+        if not isinstance(saved, dict) or saved.get("engine") != ENGINE:
+            return None
+        entries = [_checked_entry(entry) for entry in saved["code"]]
+    except (lzma.LZMAError, ValueError, KeyError, TypeError):
         return None  # damaged: every regex is compiled as usual
-    if not isinstance(saved, dict) or saved.get("engine") != ENGINE:
-        return None
-    add_entries(saved["code"])
+    add_entries(entries)
     return saved
 
 

@@ -616,7 +616,9 @@ def _read_regex_table() -> None:
     if REGEX_TABLE.exists():
         saved = regex_code.read(REGEX_TABLE.read_bytes())
         if saved is not None:
-            _WIDTHS.update((piece, width) for piece, width in saved["widths"])
+            widths = saved.get("widths")
+            if isinstance(widths, list):
+                _WIDTHS.update((piece, width) for piece, width in widths)
 
 
 def load_saved(nlp: Language, path: Path) -> bool:

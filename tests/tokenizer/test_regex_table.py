@@ -145,3 +145,14 @@ def test_a_pipeline_with_vectors_loads_as_spacy_loads_it(tmp_path):
         assert loaded("chest pain")[0].vector.tolist() == [5.0, 6.0, 7.0, 8.0]
     assert len(ours.vocab.strings) == len(theirs.vocab.strings)
     assert ours.meta == theirs.meta
+
+
+def test_a_table_of_the_wrong_shape_is_ignored(fresh_tables):
+    good = srsly.msgpack_loads(lzma.decompress(tok.regex_table(["en"])))
+    for broken in (
+        {**good, "code": [["only", "three", 1]]},
+        {"engine": good["engine"]},
+    ):
+        data = lzma.compress(srsly.msgpack_dumps(broken))
+        assert regex_code.read(data) is None
+    assert not regex_code._CODE
