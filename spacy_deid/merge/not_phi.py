@@ -53,6 +53,9 @@ _DURATION_CUES = frozenset(
     ("for", "x", "×", ">", "<", "≥", "≤", ">=", "<=", "over", "past", "last", "within")
 )
 _YEAR_WORDS = frozenset(("y", "yr", "yrs", "year", "years"))
+# A room or bed code ("338-L", "12-G"): one capital letter joined to a number
+# by a hyphen is no unit. In train every such code is a room.
+_ROOM_CODE = re.compile(r"\d-[A-Z]\b")
 
 
 def is_unit(text: str) -> bool:
@@ -77,7 +80,7 @@ def is_quantity(span: Span) -> bool:
         units, and a unit ends it or follows it.
     """
     words = [t for t in span if not t.is_punct]
-    if not words or not words[0].like_num:
+    if not words or not words[0].like_num or _ROOM_CODE.search(span.text):
         return False
     if not all(t.like_num or is_unit(t.text) for t in words):
         return False

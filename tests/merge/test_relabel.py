@@ -221,6 +221,8 @@ SHAPES = {
         ("Insufflated to 12 mmHg without issue.", "12 mmHg", "STREET", False),
         ("A 58 y/o man seen today.", "58", "AGE", True),  # "y/o" is no unit
         ("bed 4: novak 58 m - pneumonia", "58", "AGE", True),  # the sex, not metres
+        ("Moved to bed 338-L today.", "338-L", "STREET", True),  # a bed, not litres
+        ("Gave 2 L of fluid.", "2 L", "STREET", False),
         ("Acuity 20/40 in the left eye.", "20/40", "DATE", False),
         ("Strength 0/5 in the left foot.", "0/5", "DATE", False),
         ("Seen again on 2/11 for review.", "2/11", "DATE", True),
