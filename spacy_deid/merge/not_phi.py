@@ -216,19 +216,43 @@ def _blank(token: Token) -> bool:
     return token.text.isspace()
 
 
+# A brand named after an everyday word ("Artist", "Today") is read as the word;
+# "Xanax" and "Viagra" (zipf 3.2) stay drugs.
+_EVERYDAY_ZIPF = 4.0
+# Titles after which a drug's name is a person's ("Mr. Zingo"); "MS" in
+# capitals is morphine sulfate ("MS Contin").
+_PERSON_TITLES = frozenset(("mr", "mrs", "ms", "miss", "mx", "dr"))
+
+
+def after_title(span: Span) -> bool:
+    """Whether a person's title ("Mr.", "Dr") comes right before a span."""
+    i = span.start - 1
+    if i >= 0 and span.doc[i].text == ".":
+        i -= 1
+    if i < 0:
+        return False
+    title = span.doc[i].text.rstrip(".")
+    return title.lower() in _PERSON_TITLES and title != "MS"
+
+
 def is_drug_word(span: Span, min_name_count: int) -> bool:
-    """Whether a span is one word that is a drug's name and hardly a person's.
+    """Whether a span is one word that is a drug's name, hardly a person's and
+    no ordinary English word, with no title before it and no credential after
+    it.
 
     span (Span): The entity.
     min_name_count (int): People who must bear the word for it to count as a
         name (then it is kept: "Flagyl" no, "Cole" yes).
-    RETURNS (bool): True for a drug name ("Sublocade", "EpiPen").
+    RETURNS (bool): True for a drug name ("Sublocade", "EpiPen"), not for
+        "Mr. Zingo", "Azlin, CNA" or "artist" (also a brand).
     """
     words = [t for t in span if not t.is_punct]
-    if len(words) != 1:
+    if len(words) != 1 or after_title(span) or credential_follows(span):
         return False
     k = lookup(words[0].text)
-    return k.is_drug and k.surname_count + k.given_count < min_name_count
+    if not k.is_drug or (k.is_common_word and k.word_zipf >= _EVERYDAY_ZIPF):
+        return False
+    return k.surname_count + k.given_count < min_name_count
 
 
 def is_nameless_word(span: Span) -> bool:

@@ -230,6 +230,11 @@ SHAPES = {
         ("Seen 25/7 in the clinic.", "25/7", "DATE", True),  # day first
         ("Discussed starting Suboxone today.", "Suboxone", "DOCTOR", False),
         ("Discussed with Dr. Quimby today.", "Quimby", "DOCTOR", True),
+        ("Lidocaine via Zingo before the IV.", "Zingo", "PATIENT", False),
+        ("Mr. Zingo is a 61-yr-old man.", "Zingo", "PATIENT", True),  # a title
+        ("Mrs Zingo reports a cough.", "Zingo", "PATIENT", True),
+        ("-- Zingo, CNA, 5/25/84", "Zingo", "DOCTOR", True),  # a credential after
+        ("Asked for Xanax again.", "Xanax", "PATIENT", False),
         ("Born at 33 2/7 wk by dates.", "33 2/7 wk", "DATE", False),
         ("Now PMA 35 3/7, feeding well.", "PMA 35 3/7", "DEPARTMENT", False),
         ("Twin B, ex-30 5/7 infant.", "5/7", "DATE", False),
@@ -832,3 +837,10 @@ def test_spans_are_cut_at_the_arrows_inside_them():
         ("quist", "DOCTOR"),
     ]
     assert relabelled_with(PAIRS, text, ents[1:]) == [("wexler -> quist", "DOCTOR")]
+
+
+def test_a_brand_named_after_an_everyday_word_is_read_as_the_word():
+    config = {"drug_labels": ["PROFESSION"]}
+    text = "Employed as an artist; tried Flagyl."
+    ents = [("artist", "PROFESSION"), ("Flagyl", "PROFESSION")]
+    assert relabelled_with(config, text, ents) == [("artist", "PROFESSION")]
