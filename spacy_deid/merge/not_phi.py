@@ -38,6 +38,9 @@ _CODE_MARKS = re.compile(
     r"::|->|\(\)|\b(?:self|this)\.\w|[A-Za-z0-9]_[A-Za-z]|\b[a-z]+[A-Z]\w*\("
 )
 _MEMBER = re.compile(r"(?:self|this)\.[A-Za-z_]")
+# Separators of key=value fields in a log line ("user=ann;action=sign_note"):
+# a field's value is no piece of the code marks of another field.
+_FIELD_SEPARATORS = frozenset((";", "&", "|"))
 # Month, weekday and season names and their abbreviations, lower case.
 _DATE_WORDS = frozenset(
     [name.lower() for name in MONTHS + WEEKDAYS + MONTH_ABBRS + WEEKDAY_ABBRS]
@@ -68,6 +71,29 @@ def is_unit(text: str) -> bool:
         return True
     ratio = _RATIO_UNIT.match(text)
     return ratio is not None and ratio.group(1) in UNITS
+
+
+# A room or bed ("19", "1191B", "08a") and an age ("49yF", "85") of a
+# sign-out list entry.
+_ENTRY_ROOM = re.compile(r"\d{1,5}[A-Za-z]?")
+_ENTRY_AGE = re.compile(r"\d{1,3}(?:yo?|y/o)?[FMfm]?")
+
+
+def is_list_entry(span: Span) -> bool:
+    """Whether a span is the name of a sign-out list entry: a room or an age
+    in brackets after it ("laws (19)", "palm (1191B)", "waters (85yo M)"), or
+    a bed number before it and an age after it ("952 pool 27yo F")."""
+    doc = span.doc
+    end = span.end
+    if end + 1 < len(doc) and doc[end].text == "(":
+        after = doc[end + 1].text
+        return bool(_ENTRY_ROOM.fullmatch(after) or _ENTRY_AGE.fullmatch(after))
+    before = span.start - 1
+    while before >= 0 and doc[before].is_space:
+        before -= 1
+    if before < 0 or not _ENTRY_ROOM.fullmatch(doc[before].text):
+        return False
+    return end < len(doc) and _ENTRY_AGE.fullmatch(doc[end].text) is not None
 
 
 def is_quantity(span: Span) -> bool:
@@ -179,7 +205,8 @@ def in_code(span: Span) -> bool:
     of a run of non-space characters with a mark of code in it ("::", "->",
     "()", a call of a camel-case name, "self." or "this.", snake_case), as
     "String" in "Widget::toString()", or all of a member access ("self.name").
-    A name glued to a parenthesis ("Smith(cardiology)") is no code.
+    A name glued to a parenthesis ("Smith(cardiology)") is no code, nor is a
+    field of a log line ("user=ann" in "user=ann;action=sign_note").
 
     span (Span): The entity.
     RETURNS (bool): True for such a span.
@@ -202,18 +229,16 @@ def _glued_run(span: Span) -> str:
     which spaCy rebuilds from every token on each access."""
     doc = span.doc
     first, last = span.start, span.end - 1
-    while first > 0 and not doc[first - 1].whitespace_ and not _blank(doc[first - 1]):
+    while first > 0 and not doc[first - 1].whitespace_ and _glued(doc[first - 1]):
         first -= 1
-    while (
-        last + 1 < len(doc) and not doc[last].whitespace_ and not _blank(doc[last + 1])
-    ):
+    while last + 1 < len(doc) and not doc[last].whitespace_ and _glued(doc[last + 1]):
         last += 1
     return doc[first : last + 1].text
 
 
-def _blank(token: Token) -> bool:
-    """A token of whitespace only ("\n", "  ")."""
-    return token.text.isspace()
+def _glued(token: Token) -> bool:
+    """A token that may belong to the run: not whitespace, no field separator."""
+    return not token.text.isspace() and token.text not in _FIELD_SEPARATORS
 
 
 # A brand named after an everyday word ("Artist", "Today") is read as the word;

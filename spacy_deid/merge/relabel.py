@@ -93,7 +93,7 @@ from ..knowledge import lookup
 from ..knowledge.occupations import heads_an_occupation, names_an_occupation
 from ..knowledge.credentials import is_credential
 from .not_phi import credential_follows, credential_start, follows_name
-from .not_phi import is_drug_word
+from .not_phi import is_drug_word, is_list_entry
 from .not_phi import is_gestational_age, is_non_date_fraction, is_quantity
 from .not_phi import in_code, is_duration, is_nameless_word, is_title_after_name
 from .not_phi import is_nameless_phrase
@@ -755,10 +755,10 @@ class PhiRelabel(CfgSerializable):
         )
 
     def _common_words_only(self, span: Span) -> bool:
-        """Lower-case common words alone, with no cue word right before and
-        not found by a rule (a bed list's "447 hammer 89 F" names a patient
-        by its shape)."""
-        if self._cued(span):
+        """Lower-case common words alone, with no cue word right before, not
+        found by a rule (a bed list's "447 hammer 89 F" names a patient by its
+        shape) and not a sign-out list entry ("laws (19)")."""
+        if self._cued(span) or is_list_entry(span):
             return False
         words = [t for t in span if not t.is_punct and not t.is_space]
         if not words or any(not (t.is_alpha and t.is_lower) for t in words):

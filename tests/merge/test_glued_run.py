@@ -1,5 +1,6 @@
 """`not_phi._glued_run` walks tokens; it must give the run of non-space
-characters that a walk over the text gives."""
+characters, cut at log-field separators (";", "&", "|"), that a walk over the
+text gives."""
 
 import spacy
 from spacy.tokens import Span
@@ -13,15 +14,20 @@ TEXTS = [
     "a  b\tc\r\nd->e(f) g.h snake_case_name(x)",
     "\n\nSeen by Dr. Ames(cardiology) on 2/11; mail ivo_tamm@mail.org.",
     "node->nextValue is null",
+    "ts=0827T1400Z;user=tg689;src=10.2.3.4;action=sign_note",
 ]
+
+
+def _stop(char: str) -> bool:
+    return char.isspace() or char in ";&|"
 
 
 def _char_run(span: Span) -> str:
     text = span.doc.text
     start, end = span.start_char, span.end_char
-    while start > 0 and not text[start - 1].isspace():
+    while start > 0 and not _stop(text[start - 1]):
         start -= 1
-    while end < len(text) and not text[end].isspace():
+    while end < len(text) and not _stop(text[end]):
         end += 1
     return text[start:end]
 

@@ -145,12 +145,12 @@ def test_a_common_word_that_a_rule_found_as_it_is_stays():
     rule's span (same extent and label) keeps the tagger's span."""
     nlp = make_converter_nlp("en")
     nlp.add_pipe("phi_relabel", config={**WORDS, "rule_spans_key": "phi_rules"})
-    text = "412 hammer 81 F - cellulitis\nCheck availability today."
+    text = "Beds: hammer 81 F - cellulitis\nCheck availability today."
     doc = doc_with_ents(nlp, text, [("hammer", "PATIENT"), ("availability", "PATIENT")])
-    doc.spans["phi_rules"] = [doc.char_span(4, 10, label="PATIENT")]
+    doc.spans["phi_rules"] = [doc.char_span(6, 12, label="PATIENT")]
     assert ents_of(nlp.get_pipe("phi_relabel")(doc)) == [("hammer", "PATIENT")]
     doc = doc_with_ents(nlp, text, [("hammer", "PATIENT")])
-    doc.spans["phi_rules"] = [doc.char_span(4, 10, label="DOCTOR")]  # not the same
+    doc.spans["phi_rules"] = [doc.char_span(6, 12, label="DOCTOR")]  # not the same
     assert ents_of(nlp.get_pipe("phi_relabel")(doc)) == []
 
 
@@ -844,3 +844,27 @@ def test_a_brand_named_after_an_everyday_word_is_read_as_the_word():
     text = "Employed as an artist; tried Flagyl."
     ents = [("artist", "PROFESSION"), ("Flagyl", "PROFESSION")]
     assert relabelled_with(config, text, ents) == [("artist", "PROFESSION")]
+
+
+@pytest.mark.parametrize(
+    "text,surface,kept",
+    [
+        ("sick list: zwernemann (246), laws (19)", "laws", True),
+        ("sickest: palm (1191B)", "palm", True),
+        ("3488 waters (85yo M) new stroke", "waters", True),
+        ("952  pool 27yo F  sepsis", "pool", True),
+        ("pain (8/10) today", "pain", False),  # a score, not a room or an age
+        ("went to the pool today", "pool", False),
+    ],
+)
+def test_a_common_word_is_a_name_in_a_sign_out_list_entry(text, surface, kept):
+    config = {"word_labels": ["PATIENT"], "min_word_zipf": 4.0}
+    found = relabelled_with(config, text, [(surface, "PATIENT")])
+    assert (found == [(surface, "PATIENT")]) is kept
+
+
+def test_a_field_of_a_log_line_is_no_piece_of_code():
+    config = {"code_labels": ["USERNAME", "DATE"]}
+    text = "0827T1400Z;user=tg689;src=10.2.3.4;action=sign_note\nCall Widget::toString()"
+    ents = [("tg689", "USERNAME"), ("String", "USERNAME")]
+    assert relabelled_with(config, text, ents) == [("tg689", "USERNAME")]
