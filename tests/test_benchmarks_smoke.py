@@ -379,3 +379,47 @@ def test_component_profile_prints_every_stage_without_note_text(tmp_path):
             phi = note.text[span.start : span.end]
             if len(phi) > 5:
                 assert phi not in proc.stdout
+
+
+def test_relabel_drops_counts_lost_gold_spans_without_note_text(tmp_path):
+    """`relabel_drops.py` on a few generated notes: counts by label, and no
+    note text."""
+    from spacy_deid.synth import generate
+
+    notes = list(generate(4, seed=5, split="train"))
+    path = tmp_path / "gold.jsonl"
+    with path.open("w", encoding="utf-8") as out:
+        for note in notes:
+            spans = [
+                {"start": s.start, "end": s.end, "label": s.label} for s in note.spans
+            ]
+            out.write(json.dumps({"id": note.id, "text": note.text, "spans": spans}))
+            out.write("\n")
+    proc = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "relabel_drops.py"), str(path)]
+        + ["--model", "en_rules", "--after", "phi_rules", "--notes", "4"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    total = sum(len(note.spans) for note in notes)
+    assert f"4 notes, {total} gold spans, pipeline en_rules" in proc.stdout
+    assert "lost after phi_rules:" in proc.stdout
+    for note in notes:
+        for span in note.spans:
+            phi = note.text[span.start : span.end]
+            if len(phi) > 5:
+                assert phi not in proc.stdout
+
+
+def test_lost_spans_counts_what_the_whole_pipeline_lost(monkeypatch):
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    drops = importlib.import_module("relabel_drops")
+    notes = [{"spans": [{"start": 0, "end": 4, "label": "PATIENT"},
+                        {"start": 10, "end": 14, "label": "ROOM"}]}]  # fmt: skip
+    lost, before, after = drops.lost_spans(
+        notes, [[(0, 4, "PATIENT"), (10, 14, "AGE")]], [[(0, 4, "PATIENT")]]
+    )
+    assert lost == {("ROOM", "AGE"): 1} and (before, after) == (2, 1)
