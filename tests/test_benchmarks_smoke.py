@@ -29,6 +29,15 @@ def tools(monkeypatch):
     return importlib.import_module("competitors")
 
 
+def assert_no_phi(notes, output):
+    """No gold PHI string of more than five characters appears in output."""
+    for note in notes:
+        for span in note.spans:
+            phi = note.text[span.start : span.end]
+            if len(phi) > 5:
+                assert phi not in output
+
+
 def write_predictions(path, notes, spans_of):
     with path.open("w", encoding="utf-8") as out:
         for note in notes:
@@ -374,11 +383,7 @@ def test_component_profile_prints_every_stage_without_note_text(tmp_path):
     stages = {line.split()[0] for line in lines[2:] if line.strip()}
     assert {"read", "tokenizer", "phi_rules", "phi_surrogates", "write", "total"} <= stages
     assert "en_rules / spacy_deid/pretrained/en_rules:" in proc.stdout
-    for note in notes:
-        for span in note.spans:
-            phi = note.text[span.start : span.end]
-            if len(phi) > 5:
-                assert phi not in proc.stdout
+    assert_no_phi(notes, proc.stdout)
 
 
 def test_relabel_drops_counts_lost_gold_spans_without_note_text(tmp_path):
@@ -407,11 +412,7 @@ def test_relabel_drops_counts_lost_gold_spans_without_note_text(tmp_path):
     total = sum(len(note.spans) for note in notes)
     assert f"4 notes, {total} gold spans, pipeline en_rules" in proc.stdout
     assert "lost after phi_rules:" in proc.stdout
-    for note in notes:
-        for span in note.spans:
-            phi = note.text[span.start : span.end]
-            if len(phi) > 5:
-                assert phi not in proc.stdout
+    assert_no_phi(notes, proc.stdout)
 
 
 def test_lost_spans_counts_what_the_whole_pipeline_lost(monkeypatch):
