@@ -72,7 +72,7 @@ def place_pair(span: Span) -> Optional[Tuple[int, str]]:
     splits ("Lagos, Nigeria", "Reno, Nevada"), and which the region is.
 
     The place before the separator must be a place of `PAIR_PLACE_POPULATION`
-    people or more, more often a place's name than a person's ("Lincoln",
+    people or more, more often a place's name than a person's ("Omaha",
     not "Anderson" in "Anderson, Virginia"); the region after it a country
     or a state that is rarely a given name ("Virginia" and "Chad" are:
     "Gyurko, Chad").
