@@ -303,6 +303,45 @@ def test_the_handwritten_notes_parse_and_their_spans_are_valid(handwritten, tmp_
     ]
 
 
+@pytest.fixture
+def short_cases(monkeypatch):
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    return importlib.import_module("short_cases")
+
+
+def test_the_short_cases_parse_into_groups(short_cases):
+    from spacy_deid.labels import LABELS
+
+    cases = short_cases.read_cases(short_cases.SOURCE.read_text(encoding="utf-8"))
+    groups = {}
+    for group, note in cases:
+        groups.setdefault(group, []).append(note)
+        assert all(s.label in LABELS for s in note.spans)
+    assert {"ipv6", "mac", "mbi", "datetime", "prose", "code"} <= set(groups)
+    assert all(n.spans for n in groups["ipv6"] + groups["mac"] + groups["mbi"])
+    assert not any(n.spans for n in groups["prose"] + groups["code"])
+    with pytest.raises(ValueError, match="line 1: a case before"):
+        short_cases.read_cases("Seen [[DATE|3/4]].")
+
+
+def test_short_cases_count_found_spans_and_cases_left_alone(short_cases):
+    cases = short_cases.read_cases(
+        "## ids\nIP [[IPADDR|10.0.0.1]] and [[IPADDR|10.0.0.2]]\n"
+        "## prose\nThe sun rose.\nRain fell.\n"
+    )
+    predicted = [[(3, 8, "IPADDR")], [], [(0, 4, "PATIENT")]]
+    groups = short_cases.score(cases, predicted)
+    assert (groups["ids"]["found"], groups["ids"]["expected"]) == (1, 2)
+    assert groups["prose"]["left_alone"] == 1
+    assert groups["prose"]["invented"] == {"PATIENT": 1}
+    assert groups["ids"]["failing"] == ["line-2"]
+    assert groups["prose"]["failing"] == ["line-5"]
+    table = short_cases.report(groups)
+    assert "identifiers found: 1/2 (0.500)" in table
+    assert "cases without PHI left alone: 1/2 (0.500)" in table
+    assert "Rain" not in table and "10.0.0" not in table
+
+
 def test_gold_notes_replace_the_generated_ones(bench, handwritten, tmp_path):
     from spacy_deid.core.errors import CorpusError
     from spacy_deid.corpus.i2b2 import write_i2b2_dir

@@ -47,9 +47,14 @@ _DATE_WORDS = frozenset(
     + ["weds"]
     + ["spring", "summer", "fall", "autumn", "winter"]
     + ["day", "days", "eve", "night", "week", "weekend", "month", "year", "years"]
+    # The one-word holidays of the date rules, which match them capitalised.
+    + ["christmas", "xmas", "thanksgiving", "easter", "halloween", "passover"]
+    + ["hanukkah", "chanukah", "kwanzaa"]
 )
-# Lower-case holidays ("easter", "labor day") are used less than this.
-_DATE_WORD_ZIPF = 5.0
+# Every lower-case word that is a date in train is a calendar word, a holiday
+# or an abbreviation of one ("tues", "lent"); other words this common that the
+# tagger calls a date ("zero", "lazy") are not.
+_DATE_WORD_ZIPF = 4.0
 # A number of years after one of these lasted that long ("for 34 years",
 # "x 1 yr", "> 1 year"); an age is "34 years old".
 _DURATION_CUES = frozenset(

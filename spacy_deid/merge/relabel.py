@@ -45,7 +45,9 @@ gestational age (`gestation_labels`: "33 2/7", "26w3d"), a date span with no
 digit, no month, weekday or season and no capitalised word (`date_labels`:
 "OD", "would"), a piece of a source-code identifier (`code_labels`: "String"
 in "Widget::toString()"), a number of years that something lasted
-(`duration_labels`: "for 34 years", "x 1 yr"), a job title after a person's
+(`duration_labels`: "for 34 years", "x 1 yr"), a span that the tagger alone
+found on a line of source code (`code_line_labels`, `code.py`: "values[i" in
+"sum += values[i];"), a job title after a person's
 name and a comma (`title_labels`: "Consultant Cardiologist" in "Ana Ruiz,
 MD, Consultant Cardiologist"), and a lone credential after a person's name, a
 comma and maybe other credentials ("MA" in "Ana Ruiz, MA" and "CCM" in "Ana
@@ -81,7 +83,7 @@ On MEDDOCAN train, 2 of 2,580 gold place spans ("Sierra Leona") pass the
 name test. A place label that is also a word label gets the word check first.
 """
 
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
@@ -98,6 +100,7 @@ from .not_phi import is_gestational_age, is_non_date_fraction, is_quantity
 from .not_phi import in_code, is_duration, is_nameless_word, is_title_after_name
 from .not_phi import is_nameless_phrase
 from .not_phi import is_wordless_date
+from .code import code_lines
 from .cues import cue_word, cued_label, job_cued
 from .edges import arrow_pieces, clause_end_start, sentence_pieces, symbol_end
 from .places import (
@@ -168,6 +171,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "po_box_labels": [],
     "street_label": "",
     "arrow_labels": [],
+    "code_line_labels": [],
 }
 
 
@@ -225,6 +229,7 @@ def make_phi_relabel(
     po_box_labels: List[str],
     street_label: str,
     arrow_labels: List[str],
+    code_line_labels: List[str],
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -314,6 +319,9 @@ def make_phi_relabel(
     arrow_labels (List[str]): Labels of spans that are cut at the arrows
         inside them (`edges.arrow_pieces`): "Lima → Cusco" tagged as one
         span becomes two.
+    code_line_labels (List[str]): Labels of spans that are dropped on a line
+        of source code (`code.code_lines`) unless a rule found them with the
+        same label: "values[i" in "sum += values[i];" tagged as a name.
     """
     return PhiRelabel(
         name,
@@ -360,6 +368,7 @@ def make_phi_relabel(
         po_box_labels=po_box_labels,
         street_label=street_label,
         arrow_labels=arrow_labels,
+        code_line_labels=code_line_labels,
     )
 
 
@@ -406,6 +415,7 @@ class PhiRelabel(CfgSerializable):
         )
         self._edges = frozenset(cfg["edge_labels"])
         self._arrows = frozenset(cfg["arrow_labels"])
+        self._code_line_labels = frozenset(cfg["code_line_labels"])
         self._po_boxes = (
             frozenset(cfg["po_box_labels"]) if cfg["street_label"] else frozenset()
         )
@@ -429,6 +439,7 @@ class PhiRelabel(CfgSerializable):
             self._edges,
             self._pairs,
             self._arrows,
+            self._code_line_labels,
             self._po_boxes,
             self._countries,
             {cfg["country_label"]} if cfg["city_label"] else (),
@@ -455,9 +466,10 @@ class PhiRelabel(CfgSerializable):
             clinicians = [self._as_clinician(ent) for ent in found]
             if any(new is not old for new, old in zip(clinicians, found, strict=True)):
                 write_ents(doc, clinicians)
+        code = self._code_lines(doc)
         ents: List[Span] = []
         for whole in doc.ents:
-            if self._not_phi(whole):
+            if self._not_phi(whole) or self._invented_in_code(whole, code):
                 continue
             ents.extend(self._checked_pieces(whole))
         write_ents(doc, ents, default="outside")
@@ -568,6 +580,21 @@ class PhiRelabel(CfgSerializable):
             and is_credential(ent.text.replace(" ", ""))
             and follows_name(ent, self._persons)
         )
+
+    def _code_lines(self, doc: Doc) -> List[Tuple[int, int]]:
+        """The character ranges of the doc's lines of code, where an entity
+        with a `code_line_labels` label may lie on one."""
+        if not any(e.label_ in self._code_line_labels for e in doc.ents):
+            return []
+        return code_lines(doc.text)
+
+    def _invented_in_code(self, ent: Span, code: List[Tuple[int, int]]) -> bool:
+        """Whether the tagger alone found an entity on a line of code."""
+        if not code or ent.label_ not in self._code_line_labels:
+            return False
+        start, end = ent.start_char, ent.end_char
+        on_code = any(a <= start and end <= b for a, b in code)
+        return on_code and not self._rule_found(ent)
 
     def _as_clinician(self, ent: Span) -> Span:
         """A span that credentials follow, as `credentialed_label`."""
@@ -800,6 +827,7 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "pair_labels",
         "po_box_labels",
         "arrow_labels",
+        "code_line_labels",
         *_SHAPES,
     ):
         if not is_str_list(cfg[key]):

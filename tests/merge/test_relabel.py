@@ -248,6 +248,9 @@ SHAPES = {
         ("Seen Thu on the ward.", "Thu", "DATE", True),
         ("Fasting through Lent this year.", "Lent", "DATE", True),  # capitalised
         ("Away over easter, back after.", "easter", "DATE", True),
+        ("Home for christmas, then rehab.", "christmas", "DATE", True),  # zipf 4.9
+        ("Count starts at zero today.", "zero", "DATE", False),  # zipf 4.6
+        ("Felt lazy all week.", "lazy", "DATE", False),
         ("Closed for new year, then open.", "new year", "DATE", True),
         ("Dialysis mon, wed, fri.", "wed", "DATE", True),  # "we" + "d" as tokens
         ("Visited last spring.", "spring", "DATE", True),
@@ -868,3 +871,22 @@ def test_a_field_of_a_log_line_is_no_piece_of_code():
     text = "0827T1400Z;user=tg689;src=10.2.3.4;action=sign_note\nCall Widget::toString()"
     ents = [("tg689", "USERNAME"), ("String", "USERNAME")]
     assert relabelled_with(config, text, ents) == [("tg689", "USERNAME")]
+
+
+def test_what_the_tagger_alone_found_on_a_line_of_code_is_dropped():
+    nlp = make_converter_nlp("en")
+    config = {"code_line_labels": ["PATIENT", "DATE"], "rule_spans_key": "phi_rules"}
+    nlp.add_pipe("phi_relabel", config=config)
+    text = "Seen by Ann Lee.\nacc += ledger * 2; who = \"Bo Diaz\";\nDue 3/4."
+    ents = [("Ann Lee", "PATIENT"), ("ledger", "PATIENT"), ("Bo Diaz", "PATIENT")]
+    doc = doc_with_ents(nlp, text, ents + [("3/4", "DATE")])
+    start = text.index("Bo Diaz")
+    doc.spans["phi_rules"] = [doc.char_span(start, start + 7, label="PATIENT")]
+    # The prose lines keep their name and date; on the code line only the
+    # rule's name stays.
+    assert ents_of(nlp.get_pipe("phi_relabel")(doc)) == [
+        ("Ann Lee", "PATIENT"),
+        ("Bo Diaz", "PATIENT"),
+        ("3/4", "DATE"),
+    ]
+    assert relabelled_with({"code_line_labels": []}, text, ents) == ents
