@@ -1,4 +1,4 @@
-"""Lines of source code in a note: a pasted stack trace, a query, a script.
+"""Lines of source code in a note: a pasted script or query.
 
 A tagger trained on clinical notes reads identifiers in code as names and
 places ("values[i" as a patient, "DECIMAL" as a hospital); `phi_relabel`
