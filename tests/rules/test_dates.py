@@ -43,6 +43,8 @@ POSITIVES = [
     ("date.day_month", "the 14th of March", "14th of March"),
     ("date.day_month", "on 14 March", "14 March"),
     ("date.month_year", "March 2067", "March 2067"),
+    ("date.month_range_start", "Mar-Apr 2067", "Mar"),
+    ("date.month_range_start", "May / June '68", "May"),
     ("date.month_year", "Mar-2067", "Mar-2067"),
     ("date.month_year", "Sep-67", "Sep-67"),
     ("date.month_year", "May '08", "May '08"),
@@ -260,6 +262,10 @@ def test_date_range(find):
         ("NEC r/o 5/10-5/12: KUB neg", ["5/10", "5/12"]),
         ("micu 5/14-5/19 then floor", ["5/14", "5/19"]),
         ("SICU 5/14 - 5/19", ["5/14", "5/19"]),
+        ("Chemo Oct-Dec 2067, then rest.", ["Oct", "Dec 2067"]),
+        ("XRT Sept \u2013 Nov 2067", ["Sept", "Nov 2067"]),
+        ("Abroad June/July 2068.", ["June", "July 2068"]),
+        ("SEP-NOV 2067 in rehab", ["SEP", "NOV 2067"]),
     ],
 )
 def test_date_range_leaves_nothing_behind(find, text, expected):

@@ -388,6 +388,18 @@ PATTERNS: List[dict] = [
         score=0.9,
         validator="calendar_date_fail_closed",
     ),
+    # The first month of a range before a year, a date of its own as the two
+    # ends of a numeric range are: "Mar" in "Mar-Apr 2067" ("Apr 2067" is
+    # `date.month_year`). Without it "Mar" stayed in the output.
+    _date(
+        "date.month_range_start",
+        r"\b(?P<phi>"
+        + _MON
+        + r")(?=[ \t]*[\-\u2013/][ \t]*"
+        + _MON.replace("(?P<mon>", "(?:")
+        + r"(?:,?[ \t]+|-)(?:\d{4}|['\u2019]\d{2})(?!\w))",
+        score=0.9,
+    ),
     # March 2067 / Mar-2067 / March '08 / March of 2067
     _date(
         "date.month_year",
