@@ -224,6 +224,33 @@ class DateNames:
     seasons: Dict[str, str]  # "winter", "spring", "summer", "fall" -> name
 
 
+# Words a date is written with: in a date span, what is not a date expression
+# (all of it when nothing can be read) keeps these and loses every other word
+# and digit to shape replacement, since such text is often not a date at all
+# ("okoro/75" of a bed list, an ID, a name the tagger joined to a date).
+_DATE_WORD_RES = {
+    "en": re.compile(
+        rf"(?i:{_MONTH_RE}|{_WEEKDAY_RE}|{_SEASON_RE}|{_ORD_RE}|of|the|and|to"
+        r"|weds|days?|weeks?|months?|years?|wks?|mos?|yrs?|am|pm|early|mid|late|end)"
+    ),
+    "es": re.compile(
+        rf"(?i:{_ES_MONTH_RE}|{_ES_WEEKDAY_RE}|{_ES_SEASON_RE}|de|del|el|y|al"
+        r"|d[ií]as?|semanas?|mes(?:es)?|a[ñn]os?|principios|mediados|finales)"
+    ),
+}
+
+
+def is_date_word(word: str, lang: str) -> bool:
+    """Whether a word (a run of letters) is a month, weekday or season name,
+    an ordinal suffix or a linking word of dates in a date language.
+
+    word (str): The word.
+    lang (str): A code from DATE_LANGUAGES.
+    RETURNS (bool): True for such a word.
+    """
+    return _DATE_WORD_RES[lang].fullmatch(word) is not None
+
+
 DATE_NAMES: Dict[str, DateNames] = {
     "en": DateNames(
         MONTHS,

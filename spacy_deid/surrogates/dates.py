@@ -94,6 +94,7 @@ def shift_date_text(
     shift_days: int,
     reference: Optional[datetime.date] = None,
     lang: str = "en",
+    gap: Optional[Callable[[str], str]] = None,
 ) -> Optional[str]:
     """Shift every date expression in a DATE span and keep its format.
 
@@ -103,6 +104,9 @@ def shift_date_text(
         nearest dated mention in the doc), used to pick the year of dates
         written without one.
     lang (str): The date language ("en", "es"; see `date_language`).
+    gap (Optional[Callable[[str], str]]): What the text between and around the
+        date expressions becomes (default: kept as it is). A span may hold
+        more than a date ("okoro 3/4" of a bed list).
     RETURNS (Optional[str]): The shifted text, or None if no date expression
         was found (or a parsed one could not be shifted).
     """
@@ -129,6 +133,8 @@ def shift_date_text(
         pieces.append(new)
         last = item.match.end()
     pieces.append(text[last:])
+    if gap is not None:
+        pieces[::2] = [gap(piece) if piece else piece for piece in pieces[::2]]
     return "".join(pieces)
 
 

@@ -15,6 +15,7 @@ import random
 import re
 from typing import (
     Callable,
+    List,
     Dict,
     FrozenSet,
     Iterable,
@@ -35,6 +36,7 @@ from .ages import (
     is_age_over_89,
     replace_number,
 )
+from .date_patterns import is_date_word
 from .dates import date_language, shift_date_text
 from .keys import derive_rng
 from .names import (
@@ -90,9 +92,16 @@ FAMILIES: Dict[str, str] = {
 
 
 ROOM_KEEP_WORDS = {"room", "rm", "bed", "suite", "ste", "unit", "floor", "fl", "ward"}
+# Words of a unit after a street ("Apt 4B", "Suite 200", "Fl 3").
+STREET_UNIT_WORDS = ROOM_KEEP_WORDS | {"apt", "apartment", "bldg", "building", "no"}
+# A run of words not glued to a digit ("Reading" in "St Reading", not the "B"
+# of "4B").
+_WORD_RUN_RE = re.compile(r"(?<![\w])[^\W\d_]+(?:[ \t]+[^\W\d_]+)*(?![\w])")
 
 _IPV4_RE = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
 _URL_PREFIX_RE = re.compile(r"(?i)^((?:[a-z][a-z0-9+.-]*://)?)((?:www\d?\.)?)")
+# A run of letters ("rd" of "3rd", "okoro" of "okoro/75").
+_LETTERS_RE = re.compile(r"[^\W\d_]+")
 # A date span made only of words that could not be read (neutral word).
 DATE_WORD_FALLBACK = "that day"
 
@@ -305,17 +314,32 @@ class SurrogateGenerator:
         attempt: int = 0,
         reference: Optional[datetime.date] = None,
     ) -> str:
-        """Shift the date by the patient's offset, keeping its format. If it
-        can't be parsed: digits are replaced by shape, and a span made only
-        of words becomes DATE_WORD_FALLBACK (never random letters)."""
+        """Shift the date by the patient's offset, keeping its format. The
+        rest of the span, or all of it if it can't be parsed, keeps only its
+        date words (`date_patterns.is_date_word`): other words and digits are
+        replaced by shape ("okoro" in "okoro/75", "RXN" in an ID). A span
+        made only of words that can't be parsed becomes DATE_WORD_FALLBACK
+        (never random letters)."""
+        rngs: List[random.Random] = []
+
+        def undated(part: str) -> str:
+            if not has_alnum(part):
+                return part
+            if not rngs:  # derived once, and only where needed
+                rngs.append(self.rng("DATE", patient, normalize_text(text), attempt))
+            words = _LETTERS_RE.findall(part)
+            keep = [word for word in words if is_date_word(word, self.date_lang)]
+            return shape_replace(part, rngs[0], keep_words=keep)
+
         if attempt == 0:
-            shifted = shift_date_text(text, date_shift, reference, self.date_lang)
+            shifted = shift_date_text(
+                text, date_shift, reference, self.date_lang, gap=undated
+            )
             if shifted is not None:
                 return shifted
         if not any(char.isdigit() for char in text):
             return apply_case(text, DATE_WORD_FALLBACK)
-        rng = self.rng("DATE", patient, normalize_text(text), attempt)
-        return shape_replace(text, rng, letters=False)
+        return undated(text)
 
     def zip_code(self, text: str, patient: str, attempt: int = 0) -> str:
         """A ZIP code in the surrogate of the original ZIP's state (the same
@@ -452,10 +476,28 @@ class SurrogateGenerator:
         faker = self._seeded_faker(rng)
         if suffix is None:
             return apply_case(text, faker.street_name())
-        name_end = words[suffix - 1].end()
+        name_end, suffix_end = words[suffix - 1].end(), words[suffix].end()
         name = apply_case(text[:name_end], faker.last_name())
-        rest = shape_replace(text[name_end:], rng, letters=False)
-        return name + rest
+        return (
+            name
+            + text[name_end:suffix_end]
+            + self._after_street(text[suffix_end:], rng)
+        )
+
+    def _after_street(self, rest: str, rng: random.Random) -> str:
+        """What follows a street's suffix: a unit and its number stay ("Apt
+        4B", digits replaced); other words become a town's name, since they
+        are one that the tagger joined to the street ("St Reading")."""
+        pieces = []
+        last = 0
+        for run in _WORD_RUN_RE.finditer(rest):
+            if run.group().split()[0].rstrip(".").lower() in STREET_UNIT_WORDS:
+                continue
+            pieces.append(rest[last : run.start()])
+            pieces.append(apply_case(run.group(), self._seeded_faker(rng).city()))
+            last = run.end()
+        pieces.append(rest[last:])
+        return shape_replace("".join(pieces), rng, letters=False)
 
     def _hospital(self, text: str, rng: random.Random) -> str:
         stripped = text.strip()

@@ -1,8 +1,10 @@
 import datetime
+import re
 
 import pytest
 
 from spacy_deid.surrogates.dates import shift_date_text
+from spacy_deid.surrogates.generators import SurrogateGenerator
 
 from .conftest import deidentify, make_nlp
 
@@ -70,6 +72,33 @@ def test_unparseable_with_digits_falls_back_to_shape(text, nlp):
     new = doc.ents[0]._.surrogate
     assert new != text and len(new) == len(text)
     assert text not in doc._.deidentified
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("okoro/75", []),  # a bed list's name and age, tagged as a date
+        ("RXN20110731", []),  # an ID tagged as a date
+        ("wk 33 of the month", ["wk", "of", "the", "month"]),
+    ],
+)
+def test_unread_dates_keep_only_their_date_words(text, kept):
+    new = SurrogateGenerator(key=b"k" * 32).date(text, "p1", 40)
+    assert len(new) == len(text)
+    for word in re.findall(r"[^\W\d_]+", text):
+        assert (word in new.split()) is (word in kept), word
+
+
+def test_the_rest_of_a_read_date_span_keeps_only_date_words():
+    gen = SurrogateGenerator(key=b"k" * 32)
+    new = gen.date("okoro 3/4/2070 x2", "p1", 40)
+    assert new.endswith(shift_date_text("3/4/2070", 40) + new[-3:])
+    assert "okoro" not in new and not new.endswith("x2")
+    assert gen.date("the 3rd week of Sept 2070", "p1", 40).startswith("the ")
+    es = SurrogateGenerator(key=b"k" * 32, date_lang="es")
+    new = es.date("cama 4, finales de marzo de 2070", "p1", 40)
+    assert "cama" not in new
+    assert "finales de " in new and "marzo" not in new and new.endswith(" de 2070")
 
 
 def _parse_mdy(text):

@@ -276,12 +276,25 @@ def test_phone_formats_share_digits(knlp):
         ("12 Main St", r"[1-9]\d [A-Z][a-z]+ St"),
         ("1200 Beacon Street, Apt 4B", r"[1-9]\d{3} [A-Z][a-z]+ Street, Apt \dB"),
         ("45A Elm Ave.", r"[1-9]\d[A-Z] [A-Z][a-z]+ Ave\."),
+        ("9 Oak Rd Suite 210", r"[1-9] [A-Z][a-z]+ Rd Suite \d{3}"),
     ],
 )
 def test_street_shapes(knlp, value, pattern):
     new = _one(knlp, value, "STREET")
     assert re.fullmatch(pattern, new), new
     assert new != value
+
+
+@pytest.mark.parametrize(
+    "value", ["833 Linden Dr Tewksbury", "14 ELM ST, HAVERHILL", "9 Oak Rd Suite 2 Ware"]
+)
+def test_a_town_joined_to_a_street_is_replaced(knlp, value):
+    """The tagger sometimes joins the town to the street span; the town must
+    not survive in the surrogate."""
+    new = _one(knlp, value, "STREET")
+    town = value.rsplit(" ", 1)[1]
+    assert town.lower() not in new.lower().split(), new
+    assert new.split()[2].rstrip(",") in ("Dr", "ST", "Rd")
 
 
 @pytest.mark.parametrize("patient", [f"p{i}" for i in range(10)])
