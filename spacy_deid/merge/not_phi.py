@@ -16,6 +16,7 @@ from spacy.tokens import Span, Token
 from ..knowledge import COMMON_WORD_ZIPF, lookup
 from ..knowledge.credentials import is_credential
 from ..knowledge.occupations import is_occupation_word
+from ..rules.patterns.dates import HOLIDAY_WORDS
 from ..text.datenames import MONTH_ABBRS, MONTHS, WEEKDAY_ABBRS, WEEKDAYS
 
 # spaCy's units of measure (km, mg, lb, ...) and the clinical ones it lacks.
@@ -41,15 +42,13 @@ _MEMBER = re.compile(r"(?:self|this)\.[A-Za-z_]")
 # Separators of key=value fields in a log line ("user=ann;action=sign_note"):
 # a field's value is no piece of the code marks of another field.
 _FIELD_SEPARATORS = frozenset((";", "&", "|"))
-# Month, weekday and season names and their abbreviations, lower case.
-_DATE_WORDS = frozenset(
+# Month, weekday and season names and their abbreviations, and the one-word
+# holidays of the date rules (which match them capitalised only), lower case.
+_DATE_WORDS = HOLIDAY_WORDS | frozenset(
     [name.lower() for name in MONTHS + WEEKDAYS + MONTH_ABBRS + WEEKDAY_ABBRS]
     + ["weds"]
     + ["spring", "summer", "fall", "autumn", "winter"]
     + ["day", "days", "eve", "night", "week", "weekend", "month", "year", "years"]
-    # The one-word holidays of the date rules, which match them capitalised.
-    + ["christmas", "xmas", "thanksgiving", "easter", "halloween", "passover"]
-    + ["hanukkah", "chanukah", "kwanzaa"]
 )
 # Every lower-case word that is a date in train is a calendar word, a holiday
 # or an abbreviation of one ("tues", "lent"); other words this common that the

@@ -114,7 +114,8 @@ def shift_date_text(
     if not found:
         return None
     anchors = [(i, f.parsed.date) for i, f in enumerate(found) if f.parsed.has_year]
-    pieces: List[str] = []
+    gaps: List[str] = []
+    dates: List[str] = []
     last = 0
     for i, item in enumerate(found):
         parsed = item.parsed
@@ -129,13 +130,14 @@ def shift_date_text(
         new = _render_shifted(item.pattern, item.match, parsed, shift_days)
         if new is None:
             return None
-        pieces.append(text[last : item.match.start()])
-        pieces.append(new)
+        gaps.append(text[last : item.match.start()])
+        dates.append(new)
         last = item.match.end()
-    pieces.append(text[last:])
-    if gap is not None:
-        pieces[::2] = [gap(piece) if piece else piece for piece in pieces[::2]]
-    return "".join(pieces)
+    gaps.append(text[last:])
+    dates.append("")
+    # The gaps are filled once every date could be shifted.
+    fill = gap or (lambda part: part)
+    return "".join(fill(part) + date for part, date in zip(gaps, dates, strict=True))
 
 
 def find_anchor(text: str, lang: str = "en") -> Optional[datetime.date]:

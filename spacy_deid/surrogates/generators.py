@@ -15,7 +15,6 @@ import random
 import re
 from typing import (
     Callable,
-    List,
     Dict,
     FrozenSet,
     Iterable,
@@ -320,16 +319,17 @@ class SurrogateGenerator:
         replaced by shape ("okoro" in "okoro/75", "RXN" in an ID). A span
         made only of words that can't be parsed becomes DATE_WORD_FALLBACK
         (never random letters)."""
-        rngs: List[random.Random] = []
+        rng: Optional[random.Random] = None
 
         def undated(part: str) -> str:
+            nonlocal rng
             if not has_alnum(part):
                 return part
-            if not rngs:  # derived once, and only where needed
-                rngs.append(self.rng("DATE", patient, normalize_text(text), attempt))
+            if rng is None:  # derived once, and only where needed
+                rng = self.rng("DATE", patient, normalize_text(text), attempt)
             words = _LETTERS_RE.findall(part)
             keep = [word for word in words if is_date_word(word, self.date_lang)]
-            return shape_replace(part, rngs[0], keep_words=keep)
+            return shape_replace(part, rng, keep_words=keep)
 
         if attempt == 0:
             shifted = shift_date_text(

@@ -26,7 +26,7 @@ def test_code_lines(line):
     "line",
     [
         "Return to clinic in 2 weeks; call with questions.",
-        "return precautions given; f/u Tuesday",
+        "return precautions given; f/u next week",
         "BP 120/80; HR 88; RR 16;",
         "{Patient Name}: Ann Lee;",
         "Na 140 -> 138 overnight",

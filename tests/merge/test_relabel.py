@@ -248,7 +248,7 @@ SHAPES = {
         ("Seen Thu on the ward.", "Thu", "DATE", True),
         ("Fasting through Lent this year.", "Lent", "DATE", True),  # capitalised
         ("Away over easter, back after.", "easter", "DATE", True),
-        ("Home for christmas, then rehab.", "christmas", "DATE", True),  # zipf 4.9
+        ("Costumes for halloween, then rehab.", "halloween", "DATE", True),  # zipf 4.2
         ("Count starts at zero today.", "zero", "DATE", False),  # zipf 4.6
         ("Felt lazy all week.", "lazy", "DATE", False),
         ("Closed for new year, then open.", "new year", "DATE", True),

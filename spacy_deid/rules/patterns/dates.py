@@ -19,7 +19,8 @@ Decisions:
   validated, since they are often fractions or scores.
 """
 
-from typing import List
+import re
+from typing import FrozenSet, List
 
 from ...text.datenames import MONTH_ABBRS, MONTHS, WEEKDAY_ABBRS, WEEKDAYS
 from ._common import END, PRIO_DATE, alternation, make_pattern, title_and_upper
@@ -131,6 +132,13 @@ _HOLIDAYS = [
     r"MLK[ \t]+Day", r"Rosh[ \t]+Hashanah", r"Yom[ \t]+Kippur", r"Passover",
     r"Good[ \t]+Friday",
 ]  # fmt: skip
+# The holidays of one word, maybe with an optional part ("Easter" of
+# "Easter(?:[ \t]+Sunday)?"), in lower case: `phi_relabel` keeps them as dates
+# when the tagger finds them written in lower case, which these rules skip.
+_ONE_WORD = re.compile(r"([A-Z][a-z]+)(?:\(\?:.*\)\?)?")
+HOLIDAY_WORDS: FrozenSet[str] = frozenset(
+    match.group(1).lower() for match in map(_ONE_WORD.fullmatch, _HOLIDAYS) if match
+)
 
 
 def _date(id: str, regex: str, **kwargs) -> dict:
