@@ -7,8 +7,9 @@ gold note in the output); 2 bad command line; 4 some HIPAA PHI string leaked
 
 import json
 import os
+from collections import defaultdict
 from pathlib import Path
-from typing import Iterator, List, Optional, Set, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
 
 import srsly
 import typer
@@ -19,7 +20,7 @@ from ..corpus.formats import FORMATS, no_notes_error, read_notes
 from ..corpus.jsonl import read_jsonl
 from ..labels.maps import LABEL_MAP_NAMES, get_label_map, map_note
 from ..core.types import Note
-from ..evaluate.audit import audit, format_audit, group_texts
+from ..evaluate.audit import Replaced, audit, format_audit, group_texts
 from ..io.readers import read_rows
 from ..io.records import Columns, InputError, Record
 from ._app import app
@@ -104,6 +105,36 @@ def read_deid(
     else:
         pairs = ((n.id, n.text) for n in read_jsonl(path, validate=False))
     return group_texts(pairs)
+
+
+def _span_offsets(spans: Any) -> List[Replaced]:
+    """The replaced spans of one output record that carry output offsets."""
+    keys = ("start", "end", "out_start", "out_end")
+    if not isinstance(spans, list):
+        return []
+    return [
+        (span["start"], span["end"], span["out_start"], span["out_end"])
+        for span in spans
+        if isinstance(span, dict) and all(type(span.get(k)) is int for k in keys)
+    ]
+
+
+def read_replaced(path: Path, fmt: Optional[str] = None) -> Dict[str, List[list]]:
+    """The replaced spans with output offsets (`spacy-deid run
+    --with-offsets`) per id, one list per output record of the id, from a
+    JSONL output or a text folder's spans.jsonl; empty for other formats.
+    Call after `read_deid`, which reports malformed lines."""
+    fmt = deid_format(path, fmt)
+    if fmt not in ("jsonl", "folder"):
+        return {}
+    lines_path = path / SPANS_FILE if fmt == "folder" else path
+    replaced: Dict[str, List[list]] = defaultdict(list)
+    with lines_path.open(encoding="utf8") as handle:
+        for line in handle:
+            if line.strip():
+                record = json.loads(line)
+                replaced[str(record["id"])].append(_span_offsets(record.get("spans")))
+    return dict(replaced)
 
 
 def read_rejects(path: Optional[Path]) -> Set[str]:
@@ -193,8 +224,11 @@ def audit_cli(
     Per label and HIPAA category: leaked strings, leak rates (all labels and
     HIPAA labels), the records to review first (ids, counts, labels), and
     records rejected, absent or extra. Not leaks: ages the run keeps (as
-    phi_surrogates), and strings the input note also holds outside every gold
-    span, found no more often in the output. Exit code 0: no HIPAA leak; 4: some
+    phi_surrogates), strings the input note also holds outside every gold
+    span, found no more often in the output, and, where DEID has output
+    offsets (run --with-offsets), strings found only inside the surrogates of
+    other spans (a shifted date that reads as another date of the note). Exit
+    code 0: no HIPAA leak; 4: some
     HIPAA PHI string leaked; 1: an input could not be read, or no gold
     note is in DEID.
     """
@@ -210,6 +244,7 @@ def audit_cli(
     try:
         gold = read_gold(gold_path, gold_format, label_map)
         deid = read_deid(deid_path, deid_format, columns)
+        replaced = read_replaced(deid_path, deid_format)
         rejected = read_rejects(reject_file)
     except (CorpusError, OSError, UnicodeDecodeError) as error:
         err(f"Error: {type(error).__name__}: {_safe(error)}")
@@ -221,6 +256,7 @@ def audit_cli(
         min_length=min_length,
         show_text=show_text,
         keep_ages_under_90=keep_ages,
+        replaced=replaced,
     )
     if result["notes"]["audited"] == 0:
         err(f"Error: no gold note id of '{gold_path}' is in '{deid_path}'")

@@ -16,6 +16,12 @@ input note and by the pipeline's policy, in this order:
 - kept: an age that `phi_surrogates` keeps as it is (ages <= 89 with
   `keep_ages_under_90`, its default; "90s"), by the same rule
   (`surrogates.ages.is_age_kept`). Safe Harbor allows it: not a leak;
+- surrogate: given the output offsets of the replaced spans (`spacy-deid run
+  --with-offsets`), every occurrence in the output lies inside the surrogate
+  of a span whose original text does not hold the string: a date shift that
+  turns one weekday into another the note also has, "May" as a month in a
+  shifted date. Not the original, so not a leak; a surrogate that reproduces
+  its own original (a weekday shifted by whole weeks) still leaks;
 - leaked: any other string found (so also one found more often in the
   output than outside the gold spans of the input: a gold one survived).
 
@@ -30,21 +36,36 @@ contains PHI.
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
+from typing import (
+    Any,
+    Dict,
+    Iterable,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+)
 
 from ..core.errors import CorpusError
 from ..core.types import Note, PhiSpan
 from ..labels import CATEGORIES, LABELS, normalize_label
 from ..labels.maps import meddocan_to_i2b2
 from ..surrogates.ages import is_age_kept
-from .leak import count_outside, count_words
+from .leak import count_outside, find_words, leaks_in
 
 UNKNOWN_CATEGORY = "UNKNOWN"
 _AGE = LABELS["AGE"].name
 # How a gold string found in the output is judged (see the module docstring).
-LEAKED, KEPT, OUTSIDE = "leaked", "kept", "outside"
+LEAKED, KEPT, OUTSIDE, SURROGATE = "leaked", "kept", "outside", "surrogate"
 # Texts per note id: one de-identified text, or several if the id repeats.
 DeidTexts = Mapping[str, Union[str, Sequence[str]]]
+# A replaced span of an output: (start, end) in the input, (out_start,
+# out_end) in the output, as `spacy-deid run --with-offsets` writes them.
+Replaced = Tuple[int, int, int, int]
+# Replaced spans per note id, one list per de-identified text of the id.
+DeidReplaced = Mapping[str, Sequence[Sequence[Replaced]]]
 
 
 @dataclass
@@ -89,22 +110,26 @@ def _rate(leaked: int, total: int) -> Dict[str, Any]:
 
 @dataclass
 class LabelTally:
-    """Counts of one label's gold strings: leaked, kept, outside, total."""
+    """Counts of one label's gold strings: leaked, kept, outside, in another
+    span's surrogate, total."""
 
     leaked: int = 0
     kept: int = 0
     outside: int = 0
+    surrogate: int = 0
     total: int = 0
 
     def add(self, other: "LabelTally") -> None:
         self.leaked += other.leaked
         self.kept += other.kept
         self.outside += other.outside
+        self.surrogate += other.surrogate
         self.total += other.total
 
     def to_dict(self) -> Dict[str, Any]:
-        """RETURNS (dict): leaked, total, rate, kept, outside."""
+        """RETURNS (dict): leaked, total, rate, kept, outside, surrogate."""
         counts = {"kept": self.kept, "outside": self.outside}
+        counts["surrogate"] = self.surrogate
         return {**_rate(self.leaked, self.total), **counts}
 
 
@@ -123,20 +148,60 @@ def kept_by_policy(label: str, surface: str, keep_ages_under_90: bool) -> bool:
     return is_age_kept(surface, (), keep_ages_under_90)
 
 
-def judge(found: int, outside: int, kept: bool) -> Optional[str]:
+def judge(
+    found: int, outside: int, kept: bool, in_surrogates: int = 0
+) -> Optional[str]:
     """How a gold string is judged from its counts.
 
-    found (int): Its whole-word occurrences in the output (the most in any
-        output of the id).
+    found (int): Its whole-word occurrences in the output that no other
+        span's surrogate explains (the most in any output of the id).
     outside (int): Its occurrences outside every gold span of the input.
     kept (bool): Whether the policy keeps it (`kept_by_policy`).
-    RETURNS (Optional[str]): LEAKED, KEPT, OUTSIDE, or None (not found).
+    in_surrogates (int): Its occurrences inside the surrogates of spans whose
+        original does not hold it (see `occurrences`).
+    RETURNS (Optional[str]): LEAKED, KEPT, OUTSIDE, SURROGATE, or None (not
+        found).
     """
     if not found:
-        return None
+        return SURROGATE if in_surrogates else None
     if found <= outside:
         return OUTSIDE
     return KEPT if kept else LEAKED
+
+
+def occurrences(
+    surface: str, output: str, source: str, replaced: Sequence[Replaced] = ()
+) -> Tuple[int, int]:
+    """Whole-word occurrences of a gold string in one output: those that lie
+    inside the surrogate of a replaced span whose original text (in `source`)
+    does not hold the string, and the others.
+
+    surface (str): The gold string.
+    output (str): The de-identified text.
+    source (str): The input note the replaced spans index.
+    replaced (Sequence[Replaced]): The output's replaced spans; ignored
+        entirely if any lies outside either text (another input's offsets).
+    RETURNS (Tuple[int, int]): (inside other surrogates, elsewhere).
+    """
+    if not all(_fits(span, source, output) for span in replaced):
+        replaced = ()
+    others = [
+        (out_start, out_end)
+        for start, end, out_start, out_end in replaced
+        if not leaks_in(surface, source[start:end])
+    ]
+    inside = elsewhere = 0
+    for match in find_words(surface, output):
+        if any(a <= match.start() and match.end() <= b for a, b in others):
+            inside += 1
+        else:
+            elsewhere += 1
+    return inside, elsewhere
+
+
+def _fits(span: Replaced, source: str, output: str) -> bool:
+    start, end, out_start, out_end = span
+    return 0 <= start <= end <= len(source) and 0 <= out_start <= out_end <= len(output)
 
 
 def group_texts(pairs: Iterable[tuple]) -> Dict[str, List[str]]:
@@ -166,11 +231,16 @@ def _audit_note(
     min_length: int,
     show_text: bool,
     keep_ages_under_90: bool = True,
+    replaced: Optional[Sequence[Sequence[Replaced]]] = None,
 ) -> tuple:
     """Count the gold spans of one note and collect the leaked ones.
 
+    replaced (Optional[Sequence[Sequence[Replaced]]]): Each output's replaced
+        spans, parallel to `outputs` (None: unknown).
     RETURNS (tuple): ({label: LabelTally}, skipped, RecordLeaks).
     """
+    if replaced is None or len(replaced) != len(outputs):
+        replaced = [()] * len(outputs)
     tallies: Dict[str, LabelTally] = defaultdict(LabelTally)
     skipped = 0
     record = RecordLeaks(note.id, index)
@@ -185,15 +255,22 @@ def _audit_note(
         tally = tallies[label]
         tally.total += 1
         if surface not in counts:
-            found = max(count_words(surface, output) for output in outputs)
+            seen = [
+                occurrences(surface, output, note.text, spans)
+                for output, spans in zip(outputs, replaced, strict=True)
+            ]
+            found = max(elsewhere for _, elsewhere in seen)
             outside = count_outside(surface, note.text, gold) if found else 0
-            counts[surface] = (found, outside)
+            counts[surface] = (found, outside, max(inside for inside, _ in seen))
+        found, outside, in_surrogates = counts[surface]
         kept = kept_by_policy(label, surface, keep_ages_under_90)
-        verdict = judge(*counts[surface], kept)
+        verdict = judge(found, outside, kept, in_surrogates)
         if verdict == KEPT:
             tally.kept += 1
         elif verdict == OUTSIDE:
             tally.outside += 1
+        elif verdict == SURROGATE:
+            tally.surrogate += 1
         elif verdict == LEAKED:
             tally.leaked += 1
             record.spans.append(_leaked_span(span, label, surface, show_text))
@@ -243,6 +320,7 @@ def audit(
     min_length: int = 2,
     show_text: bool = False,
     keep_ages_under_90: bool = True,
+    replaced: Optional[DeidReplaced] = None,
 ) -> Dict[str, Any]:
     """Residual-risk report of a de-identified corpus against its gold PHI.
 
@@ -255,8 +333,12 @@ def audit(
     show_text (bool): Put the leaked strings in the result (it contains PHI).
     keep_ages_under_90 (bool): The run's `phi_surrogates` setting (default:
         its default): ages it keeps are reported as kept, not leaked.
+    replaced (Optional[DeidReplaced]): The replaced spans of each text of an
+        id, with output offsets; strings found only inside other spans'
+        surrogates are then reported as such, not leaked. None: unknown.
     RETURNS (Dict[str, Any]): The report; see `format_audit` and the CLI help.
     """
+    replaced = replaced or {}
     gold = list(gold)
     _check_unique(gold)
     deid_texts = {
@@ -273,7 +355,13 @@ def audit(
             continue
         texts = deid_texts[note.id]
         tallies, note_skipped, record = _audit_note(
-            note, index, texts, min_length, show_text, keep_ages_under_90
+            note,
+            index,
+            texts,
+            min_length,
+            show_text,
+            keep_ages_under_90,
+            replaced.get(note.id),
         )
         skipped += note_skipped
         records.append(record)
@@ -306,6 +394,7 @@ def audit(
         "skipped": skipped,
         "min_length": min_length,
         "keep_ages_under_90": keep_ages_under_90,
+        "output_offsets": sum(1 for note in gold if any(replaced.get(note.id, ()))),
         "contains_text": show_text,
     }
 
@@ -337,10 +426,12 @@ def format_audit(result: Dict[str, Any], top: Optional[int] = 10) -> str:
         f"Leaked PHI strings, HIPAA labels: {_pct(result['hipaa'])}",
         f"Not leaks: {overall.get('kept', 0)} kept by the policy (ages <= 89 "
         f"{ages}, as phi_surrogates), {overall.get('outside', 0)} also outside "
-        "every gold span of the input note",
+        "every gold span of the input note, "
+        f"{overall.get('surrogate', 0)} only in other spans' surrogates "
+        f"({_offsets_note(result)})",
         "",
         f"{'label':<16}{'HIPAA':<7}{'category':<12}{'leaked':>8}{'total':>8}"
-        f"{'rate':>9}{'kept':>7}{'outside':>9}",
+        f"{'rate':>9}{'kept':>7}{'outside':>9}{'in_sur':>8}",
     ]
     for label, row in result["per_label"].items():
         flag = "yes" if row["hipaa"] else "no"
@@ -348,6 +439,7 @@ def format_audit(result: Dict[str, Any], top: Optional[int] = 10) -> str:
             f"{label:<16}{flag:<7}{row['category']:<12}{row['leaked']:>8}"
             f"{row['total']:>8}{100 * row['rate']:>8.2f}%"
             f"{row.get('kept', 0):>7}{row.get('outside', 0):>9}"
+            f"{row.get('surrogate', 0):>8}"
         )
     lines += ["", "HIPAA categories:"]
     for cat, row in result["per_hipaa_category"].items():
@@ -362,6 +454,15 @@ def format_audit(result: Dict[str, Any], top: Optional[int] = 10) -> str:
     lines += _format_records(result["records"], top)
     lines += _format_notes(notes, top)
     return "\n".join(lines) + "\n"
+
+
+def _offsets_note(result: Dict[str, Any]) -> str:
+    with_offsets = result.get("output_offsets", 0)
+    if not with_offsets:
+        return (
+            "not checked: the output has no out_start/out_end, see run --with-offsets"
+        )
+    return f"output offsets of {with_offsets} of {result['notes']['audited']} notes"
 
 
 def _format_records(records: List[Dict[str, Any]], top: Optional[int]) -> List[str]:

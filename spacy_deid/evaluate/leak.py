@@ -18,7 +18,7 @@ import bisect
 import itertools
 import re
 from collections import defaultdict
-from typing import Any, Dict, Iterable, Mapping, Sequence, Union
+from typing import Any, Dict, Iterable, Iterator, Mapping, Sequence, Union
 
 from ..core.types import Note, PhiSpan
 from ..labels import normalize_label
@@ -45,13 +45,19 @@ def leaks_in(surface: str, output: str) -> bool:
     return _word_pattern(surface).search(output) is not None
 
 
+def find_words(surface: str, text: str) -> Iterator["re.Match[str]"]:
+    """Occurrences of `surface` in `text` as a whole word sequence (the
+    matching of `leaks_in`), non-overlapping, in order."""
+    return _word_pattern(surface).finditer(text)
+
+
 def count_words(surface: str, text: str) -> int:
     """Occurrences of `surface` in `text` as a whole word sequence (the
     matching of `leaks_in`).
 
     RETURNS (int): The number of (non-overlapping) occurrences.
     """
-    return sum(1 for _ in _word_pattern(surface).finditer(text))
+    return sum(1 for _ in find_words(surface, text))
 
 
 def count_outside(surface: str, text: str, spans: Sequence[PhiSpan]) -> int:

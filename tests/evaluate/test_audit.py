@@ -104,8 +104,8 @@ def assert_no_phi(*outputs: str) -> None:
 def test_audit_counts_and_categories():
     texts = group_texts(DEID.items())
     result = audit(gold_notes(), texts, rejected=["d"])
-    assert result["overall"] == {**rate(5, 10), "kept": 0, "outside": 0}
-    assert result["hipaa"] == {**rate(3, 6), "kept": 0, "outside": 0}
+    assert result["overall"] == {**rate(5, 10), "kept": 0, "outside": 0, "surrogate": 0}
+    assert result["hipaa"] == {**rate(3, 6), "kept": 0, "outside": 0, "surrogate": 0}
     assert result["hipaa_leak"] is True
     per_label = result["per_label"]
     assert per_label["PATIENT"]["leaked"] == 1 and per_label["PATIENT"]["total"] == 3
@@ -114,7 +114,7 @@ def test_audit_counts_and_categories():
     assert per_label["HOSPITAL"]["leaked"] == 0 and per_label["PHONE"]["leaked"] == 0
     categories = result["per_hipaa_category"]
     assert list(categories) == ["NAME", "DATE", "CONTACT"]
-    assert categories["NAME"] == {**rate(1, 3), "kept": 0, "outside": 0}
+    assert categories["NAME"] == {**rate(1, 3), "kept": 0, "outside": 0, "surrogate": 0}
     assert categories["CONTACT"]["leaked"] == 0
     assert result["leaked_hipaa_categories"] == ["NAME", "DATE"]
     notes = result["notes"]
@@ -201,7 +201,8 @@ def test_cli_hipaa_leak_exit_4_and_json_shape(files, tmp_path):
     assert set(report) == {
         "overall", "hipaa", "hipaa_leak", "per_label", "per_hipaa_category",
         "leaked_hipaa_categories", "unknown_labels", "records", "notes",
-        "skipped", "min_length", "keep_ages_under_90", "contains_text",
+        "skipped", "min_length", "keep_ages_under_90", "output_offsets",
+        "contains_text",
     }  # fmt: skip
     assert [r["id"] for r in report["records"]] == ["a", "b", "c"]  # all, not --top
     assert report["notes"]["rejected"] == ["d"]
@@ -290,7 +291,7 @@ def test_cli_label_mapped_meddocan(tmp_path):
     # FAMILIARES is dropped by the map; the clinician's name is not HIPAA
     assert set(report["per_label"]) == {"PATIENT", "DATE", "DOCTOR"}
     assert report["per_label"]["DOCTOR"]["leaked"] == 1
-    assert report["hipaa"] == {**rate(0, 2), "kept": 0, "outside": 0}
+    assert report["hipaa"] == {**rate(0, 2), "kept": 0, "outside": 0, "surrogate": 0}
     assert "Lucia" not in mapped.stdout + mapped.stderr
     unmapped = invoke(gold, deid, "--json", out)
     assert unmapped.exit_code == 4  # unknown labels count as HIPAA
@@ -327,7 +328,7 @@ def test_cli_audits_real_run_output(nlp_rules, tmp_path):
     result = invoke(gold, deid, "--json", tmp_path / "r.json")
     assert result.exit_code == 4, result.stderr
     report = json.loads((tmp_path / "r.json").read_text())
-    assert report["hipaa"] == {**rate(1, 4), "kept": 0, "outside": 0}
+    assert report["hipaa"] == {**rate(1, 4), "kept": 0, "outside": 0, "surrogate": 0}
     assert [(r["id"], r["labels"]) for r in report["records"]] == [
         ("r2", {"PATIENT": 1})
     ]
@@ -399,7 +400,7 @@ def test_audit_reports_ages_the_pipeline_keeps_as_kept():
     # policy; 93 became "90+"; the name was replaced
     age = result["per_label"]["AGE"]
     assert (age["leaked"], age["kept"], age["outside"], age["total"]) == (0, 2, 0, 3)
-    assert result["hipaa"] == {**rate(0, 4), "kept": 2, "outside": 0}
+    assert result["hipaa"] == {**rate(0, 4), "kept": 2, "outside": 0, "surrogate": 0}
     assert result["hipaa_leak"] is False and result["records"] == []
     assert result["keep_ages_under_90"] is True
 
@@ -502,3 +503,80 @@ def test_cli_tag_mode_output_does_not_report_ages_as_leaked(tmp_path):
     assert json.loads(out.read_text())["per_label"]["AGE"]["leaked"] == 1
     for output in (result.stdout, result.stderr, strict.stdout, strict.stderr):
         assert "Tom Ode" not in output and "Ann Lee" not in output
+
+
+# A date shift that turns one weekday into another the note also has.
+SHIFTED = "Seen Monday by Dr Ann Lee; back Tuesday."
+SHIFTED_OUT = "Seen Tuesday by Dr Jo Fry; back Wednesday."
+
+
+def shifted_note() -> Note:
+    return make_note(
+        "w", SHIFTED, [("Monday", "DATE"), ("Ann Lee", "DOCTOR"), ("Tuesday", "DATE")]
+    )
+
+
+def replaced_spans(source: str, output: str, pairs) -> list:
+    """(start, end, out_start, out_end) of each (original, surrogate) pair."""
+    spans = []
+    for original, surrogate in pairs:
+        start, out_start = source.index(original), output.index(surrogate)
+        spans.append((start, start + len(original), out_start, out_start + len(surrogate)))
+    return spans
+
+
+def test_occurrences_inside_other_spans_surrogates():
+    from spacy_deid.evaluate.audit import occurrences
+
+    pairs = [("Monday", "Tuesday"), ("Ann Lee", "Jo Fry"), ("Tuesday", "Wednesday")]
+    spans = replaced_spans(SHIFTED, SHIFTED_OUT, pairs)
+    assert occurrences("Tuesday", SHIFTED_OUT, SHIFTED, spans) == (1, 0)
+    assert occurrences("Tuesday", SHIFTED_OUT, SHIFTED, []) == (0, 1)
+    # a surrogate that reproduces its own original explains nothing
+    same = "Seen Monday by Dr Jo Fry; back Tuesday."
+    own = replaced_spans(SHIFTED, same, [("Monday", "Monday"), ("Tuesday", "Tuesday")])
+    assert occurrences("Monday", same, SHIFTED, own) == (0, 1)
+    # offsets beyond either text belong to another input: all ignored
+    wrong = spans + [(0, 4, 0, len(SHIFTED_OUT) + 1)]
+    assert occurrences("Tuesday", SHIFTED_OUT, SHIFTED, wrong) == (0, 1)
+
+
+def test_audit_string_only_in_other_surrogates_is_not_a_leak():
+    pairs = [("Monday", "Tuesday"), ("Ann Lee", "Jo Fry"), ("Tuesday", "Wednesday")]
+    spans = replaced_spans(SHIFTED, SHIFTED_OUT, pairs)
+    result = audit([shifted_note()], {"w": SHIFTED_OUT}, replaced={"w": [spans]})
+    date = result["per_label"]["DATE"]
+    assert (date["leaked"], date["surrogate"], date["total"]) == (0, 1, 2)
+    assert result["hipaa_leak"] is False and result["output_offsets"] == 1
+    # without the offsets the same output counts as a leak (fail closed)
+    plain = audit([shifted_note()], {"w": SHIFTED_OUT})
+    assert plain["per_label"]["DATE"]["leaked"] == 1 and plain["hipaa_leak"] is True
+    assert plain["output_offsets"] == 0
+    assert "not checked" in format_audit(plain)
+    # the original left in the text as well as in a surrogate still leaks
+    missed = "Seen Tuesday by Dr Jo Fry; back Tuesday."
+    kept = replaced_spans(SHIFTED, missed, [("Monday", "Tuesday")])
+    leaked = audit([shifted_note()], {"w": missed}, replaced={"w": [kept]})
+    assert leaked["per_label"]["DATE"]["leaked"] == 1
+
+
+@pytest.mark.parametrize("folder", [False, True])
+def test_cli_reads_output_offsets(tmp_path, folder):
+    gold = write_jsonl(tmp_path / "g.jsonl", [shifted_note().to_dict()])
+    pairs = [("Monday", "Tuesday"), ("Ann Lee", "Jo Fry"), ("Tuesday", "Wednesday")]
+    spans = [
+        {"start": s, "end": e, "label": "DATE", "out_start": os, "out_end": oe}
+        for s, e, os, oe in replaced_spans(SHIFTED, SHIFTED_OUT, pairs)
+    ]
+    if folder:
+        deid = tmp_path / "out"
+        deid.mkdir()
+        write_jsonl(deid / "spans.jsonl", [{"id": "w", "spans": spans}])
+        (deid / "w.txt").write_text(SHIFTED_OUT, encoding="utf8")
+    else:
+        record = {"id": "w", "text": SHIFTED_OUT, "spans": spans}
+        deid = write_jsonl(tmp_path / "d.jsonl", [record])
+    result = invoke(gold, deid)
+    assert result.exit_code == 0, result.stderr
+    assert "1 only in other spans' surrogates" in result.stdout
+    assert "Tuesday" not in result.stdout and "Ann Lee" not in result.stdout
