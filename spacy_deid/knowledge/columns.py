@@ -20,7 +20,7 @@ from bisect import bisect_left
 from pathlib import Path
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
-from .tables import DATA_DIR, TABLES, load
+from .tables import DATA_DIR, LOOKUP_TABLES, load
 
 COLUMNS_PATH = DATA_DIR / "columns.bin.gz"
 # Region kinds, one bit each in the "regions" column.
@@ -120,7 +120,7 @@ def _read(path: Path) -> Columns:
 
 def table_rows() -> Dict[str, Row]:
     """Every key of every shipped table with its facts, from the tables."""
-    tables = {name: load(name) for name in TABLES}
+    tables = {name: load(name) for name in LOOKUP_TABLES}
     keys = set().union(*tables.values())
     rows = {}
     for key in keys:

@@ -45,7 +45,12 @@ TABLES: Dict[str, Tuple[str, Callable[[List[str]], Any]]] = {
     "given": ("(female, male) count of the given name, SSA (+ Census 2020)", _ints),
     "words": ("wordfreq English frequency in centibels (zipf x 100)", _int),
     "drugs": ("brand, generic or combination", _text),
+    # Keyed by ICD-10-CM code, not by a folded word: the generator's diagnoses.
+    "conditions": ("ICD-10-CM description of the code", _text),
 }
+# The tables that say what a token is (`lookup`, `columns`); the others feed
+# the generator.
+LOOKUP_TABLES = ("places", "regions", "surnames", "given", "words", "drugs")
 
 _CACHE: Dict[str, Dict[str, Any]] = {}
 
@@ -125,8 +130,9 @@ def load(name: str) -> Dict[str, Any]:
 
 
 def preload() -> None:
-    """Read every table now, e.g. before forking worker processes."""
-    for name in TABLES:
+    """Read every table a pipeline reads now, e.g. before forking worker
+    processes."""
+    for name in LOOKUP_TABLES:
         load(name)
 
 

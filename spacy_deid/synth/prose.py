@@ -57,7 +57,9 @@ PROSE = group(
         "prose.meds",
         "<Received|Got|Was given> {med} at {time} with <good|minimal|no> effect.",
         "<Allergic to|Intolerant of|Reaction to> <PCN|sulfa|codeine|ACE-I "
-        "(cough)|iodinated contrast>.",
+        "(cough)|iodinated contrast|{drug}>.",
+        "<Previously on|Tried|Stopped> {drug} because of <side effects|cost|"
+        "no benefit|a rash>.",
         "<Compliant|Non-compliant|Reports missing doses of> {med}.",
         "<Nitro|Aspirin|Tylenol> <prn|as needed> for <chest pain|fever|pain>.",
     ),

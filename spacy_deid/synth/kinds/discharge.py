@@ -238,7 +238,10 @@ def build(ctx: NoteContext) -> None:
         elif sec == "pmh":
             ctx.t("<{pmh}|1. {cond}{n}2. {cond}{n}3. {cond}|{pmh}. s/p {proc} {year}>")
         elif sec == "all":
-            ctx.t("<NKDA|NKA|PCN (rash)|sulfa (hives)|{stars}|codeine, morphine>")
+            ctx.t(
+                "<NKDA|NKA|PCN (rash)|sulfa (hives)|{stars}|codeine, morphine|"
+                "{drug} (<rash|hives|nausea>)>"
+            )
         elif sec == "sh":
             social(ctx, ctx.rng.randint(1, 4))
         elif sec == "ros":

@@ -56,7 +56,7 @@ BODY = group(
     fam(
         "ed_triage.body.vitals",
         "<VS|Vitals|Initial VS>: {vitals}. <Pain|pain> <7/10|10/10|4/10|0/10>.",
-        "<Allergies|All>: <NKDA|PCN|sulfa|latex>.",
+        "<Allergies|All>: <NKDA|PCN|sulfa|latex|{drug}>.",
         "<LMP|Last meal|Last tetanus>: {pdate:past}.",
         "<Weight|Wt> <70|82|95> kg. {abbr}.",
         "{prose}",

@@ -74,7 +74,7 @@ def build(ctx: NoteContext) -> None:
     ctx.nl(2)
     ctx.t(
         "<Diagnoses|DX|Active problems>: {pmh}{n}<Allergies|ALLERGIES>: "
-        "<NKDA|PCN|{stars}>{n}<Code status|CODE>: <Full|DNR/DNI|DNR>"
+        "<NKDA|PCN|{stars}|{drug}>{n}<Code status|CODE>: <Full|DNR/DNI|DNR>"
     )
     ctx.nl()
     ctx.t("<Medications|MEDS>: {meds}")

@@ -1,8 +1,13 @@
 """Clinical (non-PHI) slots: conditions, medications, vitals, labs, exam and
 procedure vocabulary, filtered for the patient's sex and age."""
 
+from .. import clinical_terms
 from ..context import NoteContext, slot
 from ..data import clinical
+
+# Share of conditions and diagnosis codes drawn from ICD-10-CM
+# (`clinical_terms`) rather than the curated lists.
+ICD_SHARE = 0.3
 
 
 @slot("cc")
@@ -45,17 +50,32 @@ def _cond_subject(ctx: NoteContext, arg: str):  # noqa: ANN202
     return ctx.p.person.sex, ctx.age()
 
 
+def icd_condition(ctx: NoteContext, sex: str, age: int) -> str:
+    """An ICD-10-CM diagnosis that fits a person, as a note writes it (any
+    casing)."""
+    _, description = clinical_terms.diagnosis(ctx.rng, sex, age)
+    return clinical_terms.written(ctx.rng, description)
+
+
 @slot("cond")
 def s_cond(ctx: NoteContext, arg: str) -> None:
     """A condition plausible for the patient (`rel`: the current relative;
-    `fam`: an unnamed adult family member)."""
-    ctx.add(ctx.choice(conditions_for(*_cond_subject(ctx, arg))))
+    `fam`: an unnamed adult family member), or a diagnosis of ICD-10-CM."""
+    subject = _cond_subject(ctx, arg)
+    if ctx.chance(ICD_SHARE):
+        ctx.add(icd_condition(ctx, *subject))
+        return
+    ctx.add(ctx.choice(conditions_for(*subject)))
 
 
 @slot("pmh")
 def s_pmh(ctx: NoteContext, arg: str) -> None:
-    pool = conditions_for(ctx.p.person.sex, ctx.age())
+    sex, age = ctx.p.person.sex, ctx.age()
+    pool = conditions_for(sex, age)
     conds = ctx.rng.sample(pool, min(ctx.rng.randint(1, 4), len(pool)))
+    conds = [
+        icd_condition(ctx, sex, age) if ctx.chance(ICD_SHARE) else c for c in conds
+    ]
     sep = ctx.choice((", ", ", ", "; ", " / "))
     ctx.add(sep.join(conds))
 
@@ -133,6 +153,13 @@ def s_meds(ctx: NoteContext, arg: str) -> None:
         ctx.add(bullet + item)
 
 
+@slot("drug")
+def s_drug(ctx: NoteContext, arg: str) -> None:
+    """Any drug of the FDA's lists, named without a dose (allergies, drugs
+    tried before): the curated records keep doses coherent."""
+    ctx.add(clinical_terms.written(ctx.rng, clinical_terms.drug_name(ctx.rng)))
+
+
 @slot("vitals")
 def s_vitals(ctx: NoteContext, arg: str) -> None:
     vit = ctx.rng.sample(clinical("vitals"), ctx.rng.randint(3, 6))
@@ -171,7 +198,15 @@ def s_proc(ctx: NoteContext, arg: str) -> None:
 
 @slot("icd")
 def s_icd(ctx: NoteContext, arg: str) -> None:
-    ctx.add(ctx.choice(clinical("icd")))
+    """A diagnosis code, sometimes with its description."""
+    if not ctx.chance(ICD_SHARE * 2):
+        ctx.add(ctx.choice(clinical("icd")))
+        return
+    code, description = clinical_terms.diagnosis(ctx.rng, ctx.p.person.sex, ctx.age())
+    if ctx.chance(0.5):
+        ctx.add(code)
+    else:
+        ctx.add(f"{clinical_terms.written(ctx.rng, description)} ({code})")
 
 
 @slot("cpt")
