@@ -450,8 +450,11 @@ def check_built(output: Path, ner_dir: Path) -> None:
         words=[t.text for t in words],
         spaces=[bool(t.whitespace_) for t in words],
     )
+    reference = ner_nlp.get_pipe(source_name)
+    # The pipeline's decoding bias is a setting, not a weight: the same for both.
+    reference.cfg["recall_bias"] = ner.cfg.get("recall_bias", 0.0)
     ((tags, probs),) = ner.predict([doc])
-    ((ref_tags, ref_probs),) = ner_nlp.get_pipe(source_name).predict([words])
+    ((ref_tags, ref_probs),) = reference.predict([words])
     if not (
         np.array_equal(tags, ref_tags) and np.allclose(probs, ref_probs, atol=1e-5)
     ):
