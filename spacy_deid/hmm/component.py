@@ -24,6 +24,7 @@ import logging
 import math
 import time
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Set
+from typing import Union
 
 import numpy as np
 from spacy.language import Language
@@ -40,9 +41,9 @@ from ..tagging.crf import CRFParams, biluo_tag_names, legal_transitions
 from ..tagging.spans import check_thresholds
 from ..tagging.gold import MISSING_TAGS, known_tag, label_list
 from ..tagging.tagger import BiluoTagger
-from .decoding import ApproxHMM
-from .model import MODEL_VERSION, HMMDPSettings, TaggedSequence, train_hmm
-from .words import WORD_CLASSES_VERSION, WordVocab
+from .decoding import ApproxHMM, SubtagHMM
+from .model import MODEL_VERSION_V2, HMMDPSettings, TaggedSequence, train_hmm
+from .words import WordVocab
 
 install_extensions()
 
@@ -51,7 +52,7 @@ SOURCE = "phi_hmm"
 # from_disk; the prediction settings keep the component's config.
 MODEL_KEYS = ("labels", "model_version", "word_classes", "hmm")
 
-DEFAULT_MODEL = {"@architectures": MODEL_VERSION}
+DEFAULT_MODEL = {"@architectures": MODEL_VERSION_V2}
 
 logger = logging.getLogger(__name__)
 
@@ -148,8 +149,8 @@ class PhiHMM(CfgModelSerializable, BiluoTagger, Pipe):
         settings = model if model is not None else HMMDPSettings()
         self.cfg: Dict[str, Any] = {
             "labels": [],
-            "model_version": MODEL_VERSION,
-            "word_classes": WORD_CLASSES_VERSION,
+            "model_version": settings.architecture,
+            "word_classes": settings.word_classes,
             "hmm": settings.to_dict(),
             "overwrite_ents": overwrite_ents,
             "protected_labels": protected_labels,
@@ -159,7 +160,7 @@ class PhiHMM(CfgModelSerializable, BiluoTagger, Pipe):
         }
         self.cfg = _checked_cfg(self.cfg)
         self.words: Optional[WordVocab] = None
-        self.hmm: Optional[ApproxHMM] = None
+        self.hmm: Optional[Union[ApproxHMM, SubtagHMM]] = None
         # Whether prediction computes the marginals behind `phi_score`; not
         # saved (`skip_unread` turns it off in a run nobody reads them).
         self.with_scores = True
@@ -228,16 +229,20 @@ class PhiHMM(CfgModelSerializable, BiluoTagger, Pipe):
             time.perf_counter() - started,
         )
 
-    def _set_model(self, words: WordVocab, hmm: ApproxHMM, labels: List[str]) -> None:
+    def _set_model(
+        self, words: WordVocab, hmm: Union[ApproxHMM, SubtagHMM], labels: List[str]
+    ) -> None:
         """Set the model and the labels."""
-        if hmm.emit.shape != (len(words), len(biluo_tag_names(labels))):
+        n_tags = len(biluo_tag_names(labels))
+        found = hmm.n_tags if isinstance(hmm, SubtagHMM) else hmm.emit.shape[1]
+        if hmm.emit.shape[0] != len(words) or found != n_tags:
             raise ValueError(f"'{self.name}': the model does not match its labels")
         self.cfg["labels"] = list(labels)
         self.words, self.hmm = words, hmm
         for label in labels:
             self.vocab.strings.add(label)
 
-    def _require_model(self) -> ApproxHMM:
+    def _require_model(self) -> Union[ApproxHMM, SubtagHMM]:
         """The decoding HMM; a ValueError if the component has no model."""
         if self.hmm is None or self.words is None:
             raise ValueError(
@@ -268,17 +273,23 @@ class PhiHMM(CfgModelSerializable, BiluoTagger, Pipe):
         return {} if losses is None else losses
 
     def emission_scores(self, docs: Iterable[Doc]) -> List[np.ndarray]:
-        """log p^(w | s) of each token, before any recall bias.
+        """The emission scores of each token, before any recall bias: log
+        p^(w | s) (v1), or the log posterior tag marginals of the doc (v2:
+        the transitions then only constrain).
 
         docs (Iterable[Doc]): The docs.
         RETURNS (List[ndarray]): (n_tokens, n_tags) scores per doc.
         """
         hmm = self._require_model()
         assert self.words is not None
-        return [hmm.emissions(self.words.ids([t.text for t in doc])) for doc in docs]
+        ids = [self.words.ids([t.text for t in doc]) for doc in docs]
+        if isinstance(hmm, SubtagHMM):
+            return hmm.log_marginals(ids)
+        return [hmm.emissions(seq) for seq in ids]
 
     def crf_params(self) -> CRFParams:
-        """RETURNS (CRFParams): log p^(s' | s), start and end, constrained."""
+        """RETURNS (CRFParams): log p^(s' | s), start and end, constrained
+        (v1), or the BILUO constraints alone (v2)."""
         return self._require_model().params()
 
     def _model_data(self) -> Dict[str, Any]:
@@ -293,19 +304,21 @@ class PhiHMM(CfgModelSerializable, BiluoTagger, Pipe):
         stored = loaded.get("cfg", {})
         cfg = dict(self.cfg)
         cfg.update({key: stored[key] for key in MODEL_KEYS if key in stored})
+        cfg = _checked_cfg(cfg)
+        settings = HMMDPSettings.from_dict(cfg["hmm"])
         for key, current in (
-            ("model_version", MODEL_VERSION),
-            ("word_classes", WORD_CLASSES_VERSION),
+            ("model_version", settings.architecture),
+            ("word_classes", settings.word_classes),
         ):
             if cfg[key] != current:
                 raise ValueError(
                     f"'{self.name}' was saved with {key} {cfg[key]!r}; this "
                     f"version of spacy-deid has {current!r}: retrain the model"
                 )  # fmt: skip
-        cfg = _checked_cfg(cfg)
         data = loaded.get("model") or {}
-        words = WordVocab(data["words"]) if data else None
-        hmm = ApproxHMM.from_dict(data["hmm"]) if data else None
+        words = WordVocab(data["words"], cfg["word_classes"]) if data else None
+        kind = SubtagHMM if settings.version == 2 else ApproxHMM
+        hmm = kind.from_dict(data["hmm"]) if data else None
         self.cfg = cfg
         if words is not None and hmm is not None:
             self._set_model(words, hmm, cfg["labels"])

@@ -15,15 +15,17 @@ prediction is an ordinary first-order HMM: the shared constrained BILUO
 Viterbi and the marginals behind `phi_score` run on its log-probabilities
 (an HMM is a CRF with those scores). The approximation forgets which
 sub-tag a tag was in; `joint_log_prob` gives the exact p(s, w) of the
-latent model, for checks against brute force.
+latent model, for checks against brute force. That is v1 (`ApproxHMM`);
+v2 (`SubtagHMM`) fits the approximation to each doc's own posterior instead,
+as Matsuzaki et al. do per sentence, and so keeps what the sub-tags know.
 """
 
 from dataclasses import dataclass
-from typing import Any, Dict
+from typing import Any, Dict, List, Sequence
 
 import numpy as np
 
-from ..tagging.crf import CRFParams
+from ..tagging.crf import CRFParams, constraint_params
 from .variational import Counts, Layout, Posterior
 
 # Probabilities are floored here before the log, so that an unseen
@@ -159,3 +161,142 @@ def joint_log_prob(
             alpha = np.logaddexp.reduce(scores, axis=0) + log_emit[nxt, word_ids[t]]
             idx = nxt
         return float(np.logaddexp.reduce(alpha + log_tag[idx, layout.n_tags]))
+
+
+# Padded (doc, token, sub-tag) cells per forward-backward group at
+# prediction: bounds memory (two float32 arrays of this size) whatever the
+# batch.
+PREDICT_CELLS = 1 << 23
+
+
+@dataclass
+class SubtagHMM:
+    """The latent model itself at its posterior means, for decoding by the
+    posterior of each doc (`spacy_deid.HMMDP.v2`).
+
+    Matsuzaki et al. approximate the posterior p(s | w) of one sentence by
+    the simpler model closest to it in KL, computed from that sentence's
+    forward-backward over the latent states. The model used here is the
+    product of per-token tag distributions, whose closest fit is the tag
+    marginals μ_t(s) = Σ_{z ∈ s} p(z_t = z | w); the constrained BILUO
+    Viterbi then picks the legal sequence that maximises Π_t μ_t(s_t).
+    Unlike the one global tag HMM of v1 (`ApproxHMM`), this keeps what the
+    sub-tags know about the context: which "O" sub-tag a header word leaves
+    decides which label may follow. (The first-order chain fit of the pair
+    marginals decoded MEDDOCAN dev within 0.002 F1 of this, at 15 times
+    the cost.)
+    """
+
+    emit: np.ndarray  # (V, Z) p(w | z), float32
+    transitions: np.ndarray  # (Z, Z) p(z' | z) = ψ_z(s') π_{z,s'}(z'), float32
+    start: np.ndarray  # (Z,) p(first sub-tag)
+    end: np.ndarray  # (Z,) p(end | z)
+    tag_of: np.ndarray  # (Z,) the tag of each sub-tag
+
+    @classmethod
+    def from_means(cls, means: Means, layout: Layout) -> "SubtagHMM":
+        """means (Means): Posterior means of the parameters.
+        layout (Layout): The sub-tag layout.
+        RETURNS (SubtagHMM): The latent HMM over sub-tags."""
+        n_tags = layout.n_tags
+        trans = means.tag[:, layout.tag_of] * means.sub
+        return cls(
+            emit=np.ascontiguousarray(means.emit.T, dtype="f4"),
+            transitions=trans.astype("f4"),
+            start=(means.start[layout.tag_of] * means.beta).astype("f4"),
+            end=means.tag[:, n_tags].astype("f4"),
+            tag_of=layout.tag_of.astype("i8"),
+        )
+
+    @property
+    def n_tags(self) -> int:
+        """RETURNS (int): The number of tags."""
+        return int(self.tag_of.max()) + 1
+
+    def params(self) -> CRFParams:
+        """RETURNS (CRFParams): The BILUO constraints alone: the marginals
+        carry all the scores."""
+        return constraint_params(self.n_tags)
+
+    def emissions(self, word_ids: np.ndarray) -> np.ndarray:
+        """RETURNS (ndarray): (n_tokens, S) log tag marginals of one doc."""
+        return self.log_marginals([word_ids])[0]
+
+    def log_marginals(self, seqs: Sequence[np.ndarray]) -> List[np.ndarray]:
+        """log μ_t(s), the posterior tag marginals of each doc, by scaled
+        forward-backward over the sub-tags, docs of similar length together.
+
+        seqs (Sequence[ndarray]): (n_tokens,) emission ids per doc.
+        RETURNS (List[ndarray]): (n_tokens, S) log marginals (float32).
+        """
+        out: List[np.ndarray] = [np.zeros((0, self.n_tags), "f4") for _ in seqs]
+        order = sorted(
+            (i for i in range(len(seqs)) if len(seqs[i])), key=lambda i: -len(seqs[i])
+        )
+        n_sub = len(self.tag_of)
+        while order:
+            width = len(seqs[order[0]])
+            rows = max(1, PREDICT_CELLS // (width * n_sub))
+            group, order = order[:rows], order[rows:]
+            margs = self._group_marginals([seqs[i] for i in group])
+            for i, marg in zip(group, margs, strict=True):
+                out[i] = marg
+        return out
+
+    def _group_marginals(self, seqs: Sequence[np.ndarray]) -> List[np.ndarray]:
+        """Forward-backward on docs padded to the first (longest) one."""
+        lengths = np.array([len(s) for s in seqs])
+        width = int(lengths[0])
+        ids = np.zeros((len(seqs), width), dtype="i8")
+        for row, seq in enumerate(seqs):
+            ids[row, : len(seq)] = seq
+        emit = self.emit[ids]  # (B, T, Z)
+        fwd = np.empty_like(emit)
+        fwd[:, 0] = _normalised(self.start[None, :] * emit[:, 0])
+        for t in range(1, width):
+            fwd[:, t] = _normalised((fwd[:, t - 1] @ self.transitions) * emit[:, t])
+        bwd = np.empty_like(emit)
+        at_end = (lengths - 1)[:, None]
+        bwd[:, width - 1] = self.end
+        trans_t = np.ascontiguousarray(self.transitions.T)
+        for t in range(width - 2, -1, -1):
+            ahead = (emit[:, t + 1] * bwd[:, t + 1]) @ trans_t
+            bwd[:, t] = _normalised(np.where(at_end == t, self.end[None, :], ahead))
+        # Sub-tags are numbered tag by tag: sum each tag's run.
+        firsts = np.flatnonzero(np.diff(self.tag_of, prepend=-1))
+        tags = np.add.reduceat(fwd * bwd, firsts, axis=2)
+        tags /= np.maximum(tags.sum(axis=2, keepdims=True), np.float32(_FLOOR))
+        logs = np.log(np.maximum(tags, np.float32(_FLOOR)))
+        return [logs[row, :n] for row, n in enumerate(lengths)]
+
+    def to_dict(self) -> Dict[str, Any]:
+        """RETURNS (Dict[str, Any]): Bytes and lists, for msgpack."""
+        return {
+            "emit": self.emit.astype("f4").tobytes(),
+            "shape": list(self.emit.shape),
+            "transitions": self.transitions.astype("f4").tobytes(),
+            "start": self.start.tolist(),
+            "end": self.end.tolist(),
+            "tag_of": self.tag_of.tolist(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Dict[str, Any]) -> "SubtagHMM":
+        """data (Dict[str, Any]): From `to_dict`.
+        RETURNS (SubtagHMM): The HMM."""
+        n_words, n_sub = data["shape"]
+        emit = np.frombuffer(data["emit"], dtype="f4").reshape(n_words, n_sub)
+        trans = np.frombuffer(data["transitions"], dtype="f4").reshape(n_sub, n_sub)
+        return cls(
+            emit.copy(),
+            trans.copy(),
+            np.asarray(data["start"], dtype="f4"),
+            np.asarray(data["end"], dtype="f4"),
+            np.asarray(data["tag_of"], dtype="i8"),
+        )
+
+
+def _normalised(x: np.ndarray) -> np.ndarray:
+    """Rows scaled to sum to 1 (scaling keeps forward-backward in range)."""
+    total = x.sum(axis=-1, keepdims=True)
+    return x / np.where(total > 0, total, 1.0)
