@@ -87,7 +87,8 @@ def make_phi_hmm(
     """Create a PhiHMM (factory "phi_hmm"). Training happens in
     `initialize`; see the module docstring.
 
-    model (HMMDPSettings): The model settings (`spacy_deid.HMMDP.v1`).
+    model (HMMDPSettings): The model settings (`spacy_deid.HMMDP.v2` by
+        default; v1 still loads and trains).
     overwrite_ents (bool): As in `phi_ner`: False keeps entities set by
         earlier components and adds model spans only where they overlap none.
     protected_labels (List[str]): As in `phi_ner` (with overwrite_ents).
