@@ -162,6 +162,22 @@ class Counts:
     occupancy: np.ndarray
     log_z: float
 
+    @classmethod
+    def zeros(cls, layout: "Layout", n_words: int) -> "Counts":
+        """layout (Layout): The sub-tag layout.
+        n_words (int): V, the emission vocabulary size.
+        RETURNS (Counts): All counts zero, to accumulate into."""
+        z, s = layout.n_sub, layout.n_tags
+        return cls(
+            emit=np.zeros((z, n_words)),
+            tag=np.zeros((z, s + 1)),
+            sub=np.zeros((z, z)),
+            start_sub=np.zeros(z),
+            start_tag=np.zeros(s),
+            occupancy=np.zeros(z),
+            log_z=0.0,
+        )
+
 
 def make_batches(
     seqs: Sequence[Tuple[np.ndarray, np.ndarray, bool, bool]],
@@ -417,16 +433,7 @@ def e_step(
     n_words (int): V, the emission vocabulary size.
     RETURNS (Counts): Expected counts and Σ log Z.
     """
-    z, s = layout.n_sub, layout.n_tags
-    counts = Counts(
-        emit=np.zeros((z, n_words)),
-        tag=np.zeros((z, s + 1)),
-        sub=np.zeros((z, z)),
-        start_sub=np.zeros(z),
-        start_tag=np.zeros(s),
-        occupancy=np.zeros(z),
-        log_z=0.0,
-    )
+    counts = Counts.zeros(layout, n_words)
     trans = np.exp(exp.log_sub)
     for batch in batches:
         _batch_counts(batch, exp, layout, counts, trans)
@@ -672,15 +679,7 @@ def context_posterior(
     """
     rng = np.random.default_rng(seed)
     z, s = layout.n_sub, layout.n_tags
-    counts = Counts(
-        emit=np.zeros((z, n_words)),
-        tag=np.zeros((z, s + 1)),
-        sub=np.zeros((z, z)),
-        start_sub=np.zeros(z),
-        start_tag=np.zeros(s),
-        occupancy=np.zeros(z),
-        log_z=0.0,
-    )
+    counts = Counts.zeros(layout, n_words)
     k_o = int(layout.sizes[0])
     ones = np.ones((z, z))
     for batch in batches:

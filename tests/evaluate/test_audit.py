@@ -505,14 +505,14 @@ def test_cli_tag_mode_output_does_not_report_ages_as_leaked(tmp_path):
         assert "Tom Ode" not in output and "Ann Lee" not in output
 
 
-# A date shift that turns one weekday into another the note also has.
-SHIFTED = "Seen Monday by Dr Ann Lee; back Tuesday."
-SHIFTED_OUT = "Seen Tuesday by Dr Jo Fry; back Wednesday."
+# A date shift that turns one date into another the note also has.
+SHIFTED = "Seen 03/04 by Dr Ann Lee; back 03/11."
+SHIFTED_OUT = "Seen 03/11 by Dr Jo Fry; back 03/18."
 
 
 def shifted_note() -> Note:
     return make_note(
-        "w", SHIFTED, [("Monday", "DATE"), ("Ann Lee", "DOCTOR"), ("Tuesday", "DATE")]
+        "w", SHIFTED, [("03/04", "DATE"), ("Ann Lee", "DOCTOR"), ("03/11", "DATE")]
     )
 
 
@@ -521,28 +521,30 @@ def replaced_spans(source: str, output: str, pairs) -> list:
     spans = []
     for original, surrogate in pairs:
         start, out_start = source.index(original), output.index(surrogate)
-        spans.append((start, start + len(original), out_start, out_start + len(surrogate)))
+        spans.append(
+            (start, start + len(original), out_start, out_start + len(surrogate))
+        )
     return spans
 
 
 def test_occurrences_inside_other_spans_surrogates():
     from spacy_deid.evaluate.audit import occurrences
 
-    pairs = [("Monday", "Tuesday"), ("Ann Lee", "Jo Fry"), ("Tuesday", "Wednesday")]
+    pairs = [("03/04", "03/11"), ("Ann Lee", "Jo Fry"), ("03/11", "03/18")]
     spans = replaced_spans(SHIFTED, SHIFTED_OUT, pairs)
-    assert occurrences("Tuesday", SHIFTED_OUT, SHIFTED, spans) == (1, 0)
-    assert occurrences("Tuesday", SHIFTED_OUT, SHIFTED, []) == (0, 1)
+    assert occurrences("03/11", SHIFTED_OUT, SHIFTED, spans) == (1, 0)
+    assert occurrences("03/11", SHIFTED_OUT, SHIFTED, []) == (0, 1)
     # a surrogate that reproduces its own original explains nothing
-    same = "Seen Monday by Dr Jo Fry; back Tuesday."
-    own = replaced_spans(SHIFTED, same, [("Monday", "Monday"), ("Tuesday", "Tuesday")])
-    assert occurrences("Monday", same, SHIFTED, own) == (0, 1)
+    same = "Seen 03/04 by Dr Jo Fry; back 03/11."
+    own = replaced_spans(SHIFTED, same, [("03/04", "03/04"), ("03/11", "03/11")])
+    assert occurrences("03/04", same, SHIFTED, own) == (0, 1)
     # offsets beyond either text belong to another input: all ignored
     wrong = spans + [(0, 4, 0, len(SHIFTED_OUT) + 1)]
-    assert occurrences("Tuesday", SHIFTED_OUT, SHIFTED, wrong) == (0, 1)
+    assert occurrences("03/11", SHIFTED_OUT, SHIFTED, wrong) == (0, 1)
 
 
 def test_audit_string_only_in_other_surrogates_is_not_a_leak():
-    pairs = [("Monday", "Tuesday"), ("Ann Lee", "Jo Fry"), ("Tuesday", "Wednesday")]
+    pairs = [("03/04", "03/11"), ("Ann Lee", "Jo Fry"), ("03/11", "03/18")]
     spans = replaced_spans(SHIFTED, SHIFTED_OUT, pairs)
     result = audit([shifted_note()], {"w": SHIFTED_OUT}, replaced={"w": [spans]})
     date = result["per_label"]["DATE"]
@@ -554,8 +556,8 @@ def test_audit_string_only_in_other_surrogates_is_not_a_leak():
     assert plain["output_offsets"] == 0
     assert "not checked" in format_audit(plain)
     # the original left in the text as well as in a surrogate still leaks
-    missed = "Seen Tuesday by Dr Jo Fry; back Tuesday."
-    kept = replaced_spans(SHIFTED, missed, [("Monday", "Tuesday")])
+    missed = "Seen 03/11 by Dr Jo Fry; back 03/11."
+    kept = replaced_spans(SHIFTED, missed, [("03/04", "03/11")])
     leaked = audit([shifted_note()], {"w": missed}, replaced={"w": [kept]})
     assert leaked["per_label"]["DATE"]["leaked"] == 1
 
@@ -563,7 +565,7 @@ def test_audit_string_only_in_other_surrogates_is_not_a_leak():
 @pytest.mark.parametrize("folder", [False, True])
 def test_cli_reads_output_offsets(tmp_path, folder):
     gold = write_jsonl(tmp_path / "g.jsonl", [shifted_note().to_dict()])
-    pairs = [("Monday", "Tuesday"), ("Ann Lee", "Jo Fry"), ("Tuesday", "Wednesday")]
+    pairs = [("03/04", "03/11"), ("Ann Lee", "Jo Fry"), ("03/11", "03/18")]
     spans = [
         {"start": s, "end": e, "label": "DATE", "out_start": os, "out_end": oe}
         for s, e, os, oe in replaced_spans(SHIFTED, SHIFTED_OUT, pairs)
@@ -579,4 +581,4 @@ def test_cli_reads_output_offsets(tmp_path, folder):
     result = invoke(gold, deid)
     assert result.exit_code == 0, result.stderr
     assert "1 only in other spans' surrogates" in result.stdout
-    assert "Tuesday" not in result.stdout and "Ann Lee" not in result.stdout
+    assert "03/11" not in result.stdout and "Ann Lee" not in result.stdout

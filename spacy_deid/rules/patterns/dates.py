@@ -132,8 +132,8 @@ _HOLIDAYS = [
     r"MLK[ \t]+Day", r"Rosh[ \t]+Hashanah", r"Yom[ \t]+Kippur", r"Passover",
     r"Good[ \t]+Friday",
 ]  # fmt: skip
-# The holidays of one word, maybe with an optional part ("Easter" of
-# "Easter(?:[ \t]+Sunday)?"), in lower case: `phi_relabel` keeps them as dates
+# The holidays of one word, maybe with an optional second word after it
+# (a group ending in "?"), in lower case: `phi_relabel` keeps them as dates
 # when the tagger finds them written in lower case, which these rules skip.
 _ONE_WORD = re.compile(r"([A-Z][a-z]+)(?:\(\?:.*\)\?)?")
 HOLIDAY_WORDS: FrozenSet[str] = frozenset(
