@@ -7,7 +7,7 @@ into the address ("90 Elm Drive ·"). Those words
 are no PHI, and inside a span they are replaced, which garbles the note.
 """
 
-from typing import List, Optional, Tuple
+from typing import AbstractSet, List, Optional, Tuple
 
 from spacy.tokens import Span, Token
 
@@ -127,6 +127,53 @@ def symbol_end(span: Span) -> int:
     return end
 
 
+def _clause_marker(
+    token: Token, kept: AbstractSet[str], joiners: AbstractSet[str]
+) -> bool:
+    """A lower-case stop word of the language that no gold span of the label
+    holds (`kept` are those that do), unless it joins two capitalised words
+    as "and" does in a hospital's name."""
+    if not (token.is_stop and token.is_alpha and token.is_lower):
+        return False
+    text = token.text
+    if text in kept:
+        return False
+    if text in joiners and 0 < token.i < len(token.doc) - 1:
+        before, after = token.doc[token.i - 1], token.doc[token.i + 1]
+        return not (before.text[:1].isupper() and after.text[:1].isupper())
+    return True
+
+
+def clause_pieces(
+    span: Span, kept: AbstractSet[str], joiners: AbstractSet[str]
+) -> List[Tuple[int, int]]:
+    """The (start, end) pieces of a span cut at the words that mark a clause
+    (`_clause_marker`), without the markers and the marks next to them:
+    "nurse who visits on weekends", a job, is cut at "who" and "on".
+    Pieces of no letter or digit are left out; a span with no marker is one
+    piece."""
+    doc = span.doc
+    cuts = [t.i for t in span if _clause_marker(t, kept, joiners)]
+    if not cuts:
+        return [(span.start, span.end)]
+    pieces = []
+    start = span.start
+    for cut in cuts + [span.end]:
+        a, b = start, cut
+        while a < b and a > span.start and not _has_alnum(doc[a]):
+            a += 1
+        while b > a and b < span.end and not _has_alnum(doc[b - 1]):
+            b -= 1
+        if any(_has_alnum(t) for t in doc[a:b]):
+            pieces.append((a, b))
+        start = cut + 1
+    return pieces
+
+
+def _has_alnum(token: Token) -> bool:
+    return any(c.isalnum() for c in token.text)
+
+
 def _after_initial(token: Token) -> bool:
     """A single letter with no space after it."""
     return len(token.text) == 1 and token.is_alpha and not token.whitespace_
@@ -136,6 +183,7 @@ __all__ = [
     "ARROWS",
     "arrow_pieces",
     "clause_end_start",
+    "clause_pieces",
     "sentence_pieces",
     "symbol_end",
 ]

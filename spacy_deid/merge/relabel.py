@@ -58,7 +58,10 @@ comma and a credential follow becomes a clinician's name
 organisation, "Ana Ruiz, MD" tagged as a city; a place that a state code
 follows stays ("Salem, MA").
 
-The text around a span and the knowledge tables correct the rest: a span
+The text around a span and the knowledge tables correct the rest: a span of
+`clause_labels` is cut at the lower-case stop words inside it that the
+label's train spans never hold ("nurse who visits on weekends": a tagger that
+runs on over a clause), a span
 loses the words of the text around it at its edges (`edge_labels`: "slides."
 in "slides. Ana Ruiz", a trailing "·"), and a name span is cut at a sentence
 end inside it; a country's name is a country and a city's a city
@@ -83,7 +86,7 @@ On MEDDOCAN train, 2 of 2,580 gold place spans ("Sierra Leona") pass the
 name test. A place label that is also a word label gets the word check first.
 """
 
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
@@ -102,7 +105,8 @@ from .not_phi import is_nameless_phrase
 from .not_phi import is_wordless_date
 from .code import code_lines
 from .cues import cue_word, cued_label, job_cued
-from .edges import arrow_pieces, clause_end_start, sentence_pieces, symbol_end
+from .edges import arrow_pieces, clause_end_start, clause_pieces, sentence_pieces
+from .edges import symbol_end
 from .places import (
     holds_place,
     is_city_not_country,
@@ -172,6 +176,9 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "street_label": "",
     "arrow_labels": [],
     "code_line_labels": [],
+    "clause_labels": [],
+    "clause_kept": {},
+    "clause_joiners": [],
 }
 
 
@@ -230,6 +237,9 @@ def make_phi_relabel(
     street_label: str,
     arrow_labels: List[str],
     code_line_labels: List[str],
+    clause_labels: List[str],
+    clause_kept: Dict[str, List[str]],
+    clause_joiners: List[str],
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -322,6 +332,13 @@ def make_phi_relabel(
     code_line_labels (List[str]): Labels of spans that are dropped on a line
         of source code (`code.code_lines`) unless a rule found them with the
         same label: "values[i" in "sum += values[i];" tagged as a name.
+    clause_labels (List[str]): Labels of spans that are cut at the words
+        inside them that mark a clause (`edges.clause_pieces`): lower-case
+        stop words of the language that gold spans of the label never hold
+        (`clause_kept`, label -> words they hold), unless the word joins two
+        capitalised words and is one of `clause_joiners` ("Bureau of
+        Prisons"). `scripts/clause_words.py` derives the two lists
+        from a train corpus.
     """
     return PhiRelabel(
         name,
@@ -369,6 +386,9 @@ def make_phi_relabel(
         street_label=street_label,
         arrow_labels=arrow_labels,
         code_line_labels=code_line_labels,
+        clause_labels=clause_labels,
+        clause_kept=clause_kept,
+        clause_joiners=clause_joiners,
     )
 
 
@@ -415,6 +435,11 @@ class PhiRelabel(CfgSerializable):
         )
         self._edges = frozenset(cfg["edge_labels"])
         self._arrows = frozenset(cfg["arrow_labels"])
+        self._clauses = frozenset(cfg["clause_labels"])
+        self._clause_kept = {
+            label: frozenset(words) for label, words in cfg["clause_kept"].items()
+        }
+        self._clause_joiners = frozenset(cfg["clause_joiners"])
         self._code_line_labels = frozenset(cfg["code_line_labels"])
         self._po_boxes = (
             frozenset(cfg["po_box_labels"]) if cfg["street_label"] else frozenset()
@@ -439,6 +464,7 @@ class PhiRelabel(CfgSerializable):
             self._edges,
             self._pairs,
             self._arrows,
+            self._clauses,
             self._code_line_labels,
             self._po_boxes,
             self._countries,
@@ -478,7 +504,7 @@ class PhiRelabel(CfgSerializable):
     def _checked_pieces(self, whole: Span) -> List[Span]:
         """The spans an entity that is PHI becomes."""
         ents: List[Span] = []
-        pieces = self._arrow_pieces(self._edge_pieces(whole))
+        pieces = self._arrow_pieces(self._clause_pieces(self._edge_pieces(whole)))
         for ent in self._pair_pieces(pieces):
             ent = self._without_credentials(ent)
             ent = self._without_symbols(ent)
@@ -524,20 +550,28 @@ class PhiRelabel(CfgSerializable):
             for start, end in pieces
         ]
 
+    def _clause_pieces(self, pieces: List[Span]) -> List[Span]:
+        """The pieces, each cut at the words inside it that mark a clause
+        ("nurse who visits on weekends")."""
+
+        def cut(ent: Span) -> List[Tuple[int, int]]:
+            kept = self._clause_kept.get(ent.label_, frozenset())
+            pieces = clause_pieces(ent, kept, self._clause_joiners)
+            if ent.label_ not in self._occupations or len(pieces) < 2:
+                return pieces
+            # A job phrase cut from a clause must end in its job word:
+            # "dry winter season" from "stays in the dry winter season".
+            return [
+                (start, end)
+                for start, end in pieces
+                if _names_a_job(ent.doc[start:end], at_head=True)
+            ]
+
+        return _cut_pieces(pieces, self._clauses, cut)
+
     def _arrow_pieces(self, pieces: List[Span]) -> List[Span]:
         """The pieces, each cut at the arrows inside it ("Lima → Cusco")."""
-        cut: List[Span] = []
-        for ent in pieces:
-            if ent.label_ not in self._arrows:
-                cut.append(ent)
-                continue
-            for start, end in arrow_pieces(ent):
-                if (start, end) == (ent.start, ent.end):
-                    cut.append(ent)
-                else:
-                    piece = Span(ent.doc, start, end, label=ent.label_)
-                    cut.append(_copy_attrs(ent, piece))
-        return cut
+        return _cut_pieces(pieces, self._arrows, arrow_pieces)
 
     def _pair_pieces(self, pieces: List[Span]) -> List[Span]:
         """The pieces, each that names a place and its country or state split
@@ -828,6 +862,8 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "po_box_labels",
         "arrow_labels",
         "code_line_labels",
+        "clause_labels",
+        "clause_joiners",
         *_SHAPES,
     ):
         if not is_str_list(cfg[key]):
@@ -847,7 +883,11 @@ def check_config(cfg: Dict[str, Any]) -> None:
     ):
         if not isinstance(cfg[key], str):
             raise ValueError(f"{key} must be a label string ('' for none)")
-    for key, words in (("contact_cues", "cue words"), ("facility_heads", "head words")):
+    for key, words in (
+        ("contact_cues", "cue words"),
+        ("facility_heads", "head words"),
+        ("clause_kept", "words"),
+    ):
         if not _maps_labels_to_words(cfg[key]):
             raise ValueError(f"{key} must map labels to lists of {words}")
     if not isinstance(cfg["job_heads"], bool):
@@ -872,6 +912,27 @@ def _names_a_job(span: Span, at_head: bool = False) -> bool:
     if names(span.text):
         return True
     return any(t.is_upper and t.is_alpha and 2 <= len(t) <= 4 for t in span)
+
+
+def _cut_pieces(
+    pieces: List[Span],
+    labels: FrozenSet[str],
+    cut: Callable[[Span], List[Tuple[int, int]]],
+) -> List[Span]:
+    """The pieces, each of `labels` replaced by the (start, end) pieces that
+    `cut` gives, with its attributes; an uncut one stays as it is."""
+    out: List[Span] = []
+    for ent in pieces:
+        if ent.label_ not in labels:
+            out.append(ent)
+            continue
+        for start, end in cut(ent):
+            if (start, end) == (ent.start, ent.end):
+                out.append(ent)
+            else:
+                piece = Span(ent.doc, start, end, label=ent.label_)
+                out.append(_copy_attrs(ent, piece))
+    return out
 
 
 def _without_spaces(span: Span) -> Optional[Span]:

@@ -842,6 +842,68 @@ def test_spans_are_cut_at_the_arrows_inside_them():
     assert relabelled_with(PAIRS, text, ents[1:]) == [("wexler -> quist", "DOCTOR")]
 
 
+CLAUSES = {
+    "clause_labels": ["PATIENT", "PROFESSION", "HOSPITAL"],
+    "clause_kept": {"PROFESSION": ["and"]},
+    "clause_joiners": ["of", "and"],
+    "occupation_labels": ["PROFESSION"],
+}
+
+
+@pytest.mark.parametrize(
+    "text,ents,expected",
+    [
+        # A stop word marks a clause: the span is cut there, without it and
+        # without the marks next to it.
+        (
+            "Seen with Ines Okafor, who drove Ravi Lund today.",
+            [("Ines Okafor, who drove Ravi Lund", "PATIENT")],
+            [("Ines Okafor", "PATIENT"), ("drove Ravi Lund", "PATIENT")],
+        ),
+        # A job piece cut from a clause must end in its job word.
+        (
+            "Pt, a welder who works in the dry season, is here.",
+            [("welder who works in the dry season", "PROFESSION")],
+            [("welder", "PROFESSION")],
+        ),
+        # Words the label's gold spans hold stay ("and" in a job).
+        (
+            "Logistics and distribution manager at a port.",
+            [("Logistics and distribution manager", "PROFESSION")],
+            [("Logistics and distribution manager", "PROFESSION")],
+        ),
+        # A joiner between two capitalised words belongs to the name ...
+        (
+            "Moved from Bureau of Prisons care.",
+            [("Bureau of Prisons", "HOSPITAL")],
+            [("Bureau of Prisons", "HOSPITAL")],
+        ),
+        # ... not between a capitalised word and a lower-case one.
+        (
+            "Seen at Vale Clinic of note today.",
+            [("Vale Clinic of note", "HOSPITAL")],
+            [("Vale Clinic", "HOSPITAL"), ("note", "HOSPITAL")],
+        ),
+        # Capitalised stop words and other labels are left alone.
+        (
+            "Per Will Okafor and The Lund Group.",
+            [("Will Okafor", "PATIENT"), ("The Lund Group", "ORGANIZATION")],
+            [("Will Okafor", "PATIENT"), ("The Lund Group", "ORGANIZATION")],
+        ),
+        # A span of stop words alone is dropped.
+        ("Then she went home.", [("she", "PATIENT")], []),
+    ],
+)
+def test_spans_are_cut_at_the_words_that_mark_a_clause(text, ents, expected):
+    assert relabelled_with(CLAUSES, text, ents) == expected
+    assert relabelled_with({}, text, ents) == ents
+
+
+def test_clause_kept_must_map_labels_to_words():
+    with pytest.raises(ValueError, match="clause_kept"):
+        PhiRelabel(clause_kept=["and"])
+
+
 def test_a_brand_named_after_an_everyday_word_is_read_as_the_word():
     config = {"drug_labels": ["PROFESSION"]}
     text = "Employed as an artist; tried Flagyl."
