@@ -315,7 +315,7 @@ def is_nameless_phrase(span: Span, min_name_count: int) -> bool:
     """Whether a span is two or more capitalised English words (link words
     such as "of" aside) that fewer than `min_name_count` people bear as a
     name and no place is called, each used at least once in a million words:
-    "Workers' Compensation", "Randomized, Double-Blind, Placebo".
+    "Unemployment Insurance", "Open-Label, Crossover".
 
     span (Span): The entity.
     min_name_count (int): People bearing a word that make it a name.

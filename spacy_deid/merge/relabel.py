@@ -35,7 +35,7 @@ So is a span of `nameless_labels` that is one capitalised English word
 (zipf >= 3) that nobody in the name tables bears and no place is called:
 "Belongings" or "Confidential" at the start of a sentence, tagged as a person;
 and one of `nameless_phrase_labels` made of two or more such words that
-fewer than `min_name_count` people bear ("Workers' Compensation").
+fewer than `min_name_count` people bear ("Unemployment Insurance").
 
 Spans of a shape that is no PHI whatever their label (`not_phi.py`) are
 dropped: a number with its unit (`quantity_labels`: "20 lb", "148 mg/dL"),
@@ -310,7 +310,7 @@ def make_phi_relabel(
         "a village stay in the dry winter" names no job.
     nameless_phrase_labels (List[str]): Labels whose spans may not be two or
         more capitalised English words that fewer than `min_name_count`
-        people bear and no place is called ("Workers' Compensation").
+        people bear and no place is called ("Unemployment Insurance").
     facility_heads (Dict[str, List[str]]): Label -> head words ("DEPARTMENT":
         ["clinic", "associates"]). A span of the label that ends in one of
         them and names a place before it (`places.holds_place`) becomes

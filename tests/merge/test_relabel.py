@@ -278,10 +278,10 @@ SHAPES = {
         ("Radiates to the back.", "Radiates", "PATIENT", True),  # not that common
         ("Brandwijk called back.", "Brandwijk", "PATIENT", True),  # no word
         ("Location: pod E / bay 9", "E", "DOCTOR", True),  # a letter
-        ("Billed to Workers' Compensation.", "Workers' Compensation", "PATIENT", False),
+        ("Billed to Unemployment Insurance.", "Unemployment Insurance", "PATIENT", False),
         (
-            "A Randomized, Double-Blind trial.",
-            "Randomized, Double-Blind",
+            "An Open-Label, Crossover trial.",
+            "Open-Label, Crossover",
             "DOCTOR",
             False,
         ),
@@ -334,7 +334,7 @@ def test_job_titles_after_a_name_are_no_phi():
     nlp = shapes_nlp()
     text = (
         "Signed: Ivo Tamm, MD, Consultant Cardiologist. Reviewer: Ada Lusk,"
-        " Senior Claims Examiner. Tech: Wex Ladd, MLS(ASCP). Copy to Pim Rask,"
+        " Principal Benefits Analyst. Tech: Wex Ladd, MLS(ASCP). Copy to Pim Rask,"
         " Baker. Counselor is Oda Feld, Ulf Moen's wife. Sent to Eva Holm,"
         " Renal Associates."
     )
@@ -342,7 +342,7 @@ def test_job_titles_after_a_name_are_no_phi():
         ("Ivo Tamm", "DOCTOR"),
         ("Consultant Cardiologist", "DOCTOR"),
         ("Ada Lusk", "PATIENT"),
-        ("Senior Claims Examiner", "CITY"),
+        ("Principal Benefits Analyst", "CITY"),
         ("Wex Ladd", "DOCTOR"),
         ("MLS(ASCP", "HOSPITAL"),
         ("Pim Rask", "DOCTOR"),
