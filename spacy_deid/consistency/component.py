@@ -14,6 +14,12 @@ Sources are the entities whose label is allowed (`labels`, `exclude_labels`)
 and whose `phi_score` is at least `min_score` (spreading multiplies a
 detector's errors); entities added by this component are never sources.
 
+A string that is an ordinary word never spreads, except a one-word name of
+`cased_labels` written capitalised ("Hope", "Page"): it spreads, with its
+case, to the same capitalised word inside a sentence only ("by Page's
+account", not "Will is keen" at a sentence start, where "Will" may be the
+verb), and not before an eponym's head ("Foley catheter").
+
 Scope "patient" (default): in `nlp.pipe`, each contiguous run of docs with the
 same patient id (`extensions.get_patient`) is one scope, so a name found in the
 third note of a patient also marks the first. A run longer than
@@ -35,7 +41,7 @@ import numpy
 from spacy.attrs import IS_SPACE, LOWER, SPACY
 from spacy.language import Language
 from spacy.pipeline import Pipe
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc, Span, Token
 from spacy.util import get_lang_class
 
 from ..core.cfg_io import CfgSerializable
@@ -43,8 +49,9 @@ from ..core.extensions import ENTS, ENT_IOB, ENT_TYPE, FLAGS, PATIENT, SCORES
 from ..core.extensions import SOURCE_ATTR, SPAN_GROUPS, get_patient
 from ..core.extensions import install_extensions
 from ..labels import LABEL_NAMES, NOT_PHI_KEY, normalize_label
+from ..rules.lexicons.clinical import EPONYM_HEADS
 from ..tagging.ents import first_free, token_mask, write_ents
-from .guard import ConsistencyGuard
+from .guard import COMMON_WORD, ConsistencyGuard
 from .words import common_words
 
 install_extensions()
@@ -62,6 +69,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "exclude_labels": ["AGE"],
     "min_score": 0.7,
     "extra_common_words": [],
+    "cased_labels": [],
 }
 
 
@@ -82,6 +90,7 @@ def make_phi_consistency(
     exclude_labels: List[str],
     min_score: float,
     extra_common_words: List[str],
+    cased_labels: List[str],
 ) -> "PhiConsistency":
     """Create a PhiConsistency component (factory "phi_consistency").
 
@@ -100,6 +109,8 @@ def make_phi_consistency(
         1.0) and drops the least confident `phi_ner` spans.
     extra_common_words (List[str]): Words or phrases that never spread, on
         top of the language's stop words and the bundled common words.
+    cased_labels (List[str]): Labels whose capitalised one-word names that are
+        ordinary words spread to the same capitalised word inside a sentence.
     """
     return PhiConsistency(
         name,
@@ -113,6 +124,7 @@ def make_phi_consistency(
         exclude_labels=exclude_labels,
         min_score=min_score,
         extra_common_words=extra_common_words,
+        cased_labels=cased_labels,
     )
 
 
@@ -184,6 +196,8 @@ class PhiStrings:
         self.strings: Dict[str, PhiString] = {}
         # Lower form of the first token -> token lengths of strings starting so.
         self.lengths: Dict[str, Set[int]] = {}
+        # Capitalised one-word names that are ordinary words, by exact text.
+        self.cased: Dict[str, PhiString] = {}
 
     def __len__(self) -> int:
         return len(self.strings)
@@ -209,6 +223,12 @@ class PhiStrings:
         self.strings[text].add(label, score, flags)
         self.lengths.setdefault(first, set()).add(n_tokens)
 
+    def add_cased(
+        self, word: str, label: str, score: Optional[float], flags: Iterable[str]
+    ) -> None:
+        """Record one source of a capitalised name that is an ordinary word."""
+        self.cased.setdefault(word, PhiString()).add(label, score, flags)
+
 
 class PhiConsistency(CfgSerializable, Pipe):
     """Mark every other occurrence of a detected PHI string (see the module
@@ -228,6 +248,7 @@ class PhiConsistency(CfgSerializable, Pipe):
         exclude_labels: Iterable[str] = ("AGE",),
         min_score: float = 0.7,
         extra_common_words: Iterable[str] = (),
+        cased_labels: Iterable[str] = (),
     ) -> None:
         """Initialize the component.
 
@@ -242,6 +263,8 @@ class PhiConsistency(CfgSerializable, Pipe):
         exclude_labels (Iterable[str]): Labels that never spread.
         min_score (float): Lowest `phi_score` of a source (None passes).
         extra_common_words (Iterable[str]): More words that never spread.
+        cased_labels (Iterable[str]): Labels of capitalised one-word names
+            that spread inside sentences although they are ordinary words.
         """
         install_extensions()
         self.name = name
@@ -256,6 +279,7 @@ class PhiConsistency(CfgSerializable, Pipe):
             "exclude_labels": _label_list(exclude_labels, "exclude_labels"),
             "min_score": min_score,
             "extra_common_words": _word_list(extra_common_words),
+            "cased_labels": _label_list(cased_labels, "cased_labels"),
         }
         self._configure()
 
@@ -370,7 +394,11 @@ class PhiConsistency(CfgSerializable, Pipe):
             if span is None:
                 continue
             text = tokens.text(*span)
-            if text in strings or self.guard.allows_text(text):
+            if self._is_cased_name(ent, text):
+                strings.add_cased(
+                    ent.text, ent.label_, ent._.phi_score, ent._.phi_flags or ()
+                )
+            elif text in strings or self.guard.allows_text(text):
                 strings.add(
                     text,
                     tokens.lowers[span[0]],
@@ -380,6 +408,16 @@ class PhiConsistency(CfgSerializable, Pipe):
                     ent._.phi_flags or (),
                 )
         return tokens
+
+    def _is_cased_name(self, ent: Span, text: str) -> bool:
+        """A capitalised one-word name of `cased_labels` that the guard keeps
+        from spreading as an ordinary word."""
+        if ent.label_ not in self.cfg["cased_labels"] or len(ent) != 1:
+            return False
+        word = ent.text
+        if not (word.isalpha() and word.istitle()):
+            return False
+        return self.guard.reject_reason(text) == COMMON_WORD
 
     def _is_source(self, ent: Span) -> bool:
         """Whether an entity may spread: not added by this component, and its
@@ -399,17 +437,18 @@ class PhiConsistency(CfgSerializable, Pipe):
         RETURNS (List[Span]): The added entities.
         """
         _check_not_deidentified(doc, None)
-        if not len(strings):
+        if not len(strings) and not strings.cased:
             return []
         tokens = DocTokens(doc) if tokens is None else tokens
-        chosen = _select(doc, _occurrences(tokens, strings))
-        labels = {text: strings[text].label for text in {c[2] for c in chosen}}
-        spans = [Span(doc, s, e, label=labels[text]) for s, e, text in chosen]
+        found = _occurrences(tokens, strings) + _cased_occurrences(doc, strings)
+        chosen = _select(doc, found)
+        sources = {text: _source(strings, text) for text in {c[2] for c in chosen}}
+        spans = [Span(doc, s, e, label=sources[text].label) for s, e, text in chosen]
         if not spans:
             return []
         write_ents(doc, spans, default="unmodified")
         for span, (_, _, text) in zip(spans, chosen, strict=True):
-            found = strings[text]
+            found = sources[text]
             span._.phi_source = SOURCE
             span._.phi_score = found.score
             span._.phi_flags = sorted(found.flags.get(span.label_, ())) or None
@@ -431,6 +470,7 @@ def apply_consistency(
     exclude_labels: Sequence[str] = ("AGE",),
     min_score: float = 0.7,
     extra_common_words: Sequence[str] = (),
+    cased_labels: Sequence[str] = (),
 ) -> List[Doc]:
     """Mark repeated PHI strings across docs that belong together, e.g. all the
     notes of one patient gathered from anywhere in a stream. Run it on docs
@@ -444,7 +484,7 @@ def apply_consistency(
     lang (Optional[str]): Language of the stop and common words; None: the
         docs' vocab language.
     min_chars, min_digits, labels, exclude_labels, min_score,
-        extra_common_words: As in the `phi_consistency` config.
+        extra_common_words, cased_labels: As in the `phi_consistency` config.
     RETURNS (List[Doc]): The same docs, in the same order.
     """
     docs = list(docs)
@@ -462,6 +502,7 @@ def apply_consistency(
         exclude_labels=exclude_labels,
         min_score=min_score,
         extra_common_words=extra_common_words,
+        cased_labels=cased_labels,
     )
     return component.apply(docs, by_patient=by_patient)
 
@@ -480,6 +521,53 @@ def _occurrences(tokens: DocTokens, strings: PhiStrings) -> List[Tuple[int, int,
             if text in strings:
                 found.append((tokens.starts[i], tokens.starts[j - 1] + 1, text))
     return found
+
+
+_EPONYM_HEADS = frozenset(EPONYM_HEADS)
+# Marks after which a capitalised word starts a sentence, a line or an item.
+_STARTERS = frozenset((".", "!", "?", ":", ";", "-", "–", "—", "•", "*", "#", ">"))
+
+
+def _cased_occurrences(doc: Doc, strings: PhiStrings) -> List[Tuple[int, int, str]]:
+    """The occurrences (token start, end, key) of the capitalised names that
+    are ordinary words, with their case, inside a sentence; the key is the
+    word with a leading "=" (never a normalised string)."""
+    if not strings.cased:
+        return []
+    found = []
+    for token in doc:
+        if (
+            token.text in strings.cased
+            and _mid_sentence(token)
+            and not _before_eponym_head(token)
+        ):
+            found.append((token.i, token.i + 1, "=" + token.text))
+    return found
+
+
+def _mid_sentence(token: Token) -> bool:
+    """Whether a token is inside a sentence: not its first token, and not
+    after a line break or a mark that starts one."""
+    if token.i == 0 or token.is_sent_start:
+        return False
+    before = token.doc[token.i - 1]
+    if before.is_space:
+        return "\n" not in before.text
+    return before.text not in _STARTERS and "\n" not in before.whitespace_
+
+
+def _before_eponym_head(token: Token) -> bool:
+    """Whether the word after a token (past "'s") makes it an eponym: "Foley
+    catheter" is no mention of a Dr. Foley."""
+    doc, i = token.doc, token.i + 1
+    if i < len(doc) and doc[i].lower_ in ("'s", "'"):
+        i += 1
+    return i < len(doc) and doc[i].lower_ in _EPONYM_HEADS
+
+
+def _source(strings: PhiStrings, key: str) -> PhiString:
+    """The sources of a normalised string, or of a cased name ("=" key)."""
+    return strings.cased[key[1:]] if key.startswith("=") else strings[key]
 
 
 def _select(doc: Doc, found: List[Tuple[int, int, str]]) -> List[Tuple[int, int, str]]:

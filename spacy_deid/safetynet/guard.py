@@ -13,40 +13,9 @@ import re
 from typing import FrozenSet, Iterable, Tuple
 
 from ..knowledge import Knowledge, lookup
+from ..rules.lexicons.clinical import EPONYM_HEADS
 from ..text.datenames import MONTHS, WEEKDAYS
 
-# Words after which a name-like token is an eponym, not PHI ("Foley catheter").
-EPONYM_HEADS: Tuple[str, ...] = (
-    "catheter",
-    "sign",
-    "signs",
-    "disease",
-    "syndrome",
-    "lymphoma",
-    "procedure",
-    "maneuver",
-    "manoeuvre",
-    "test",
-    "score",
-    "scale",
-    "criteria",
-    "reflex",
-    "classification",
-    "fracture",
-    "tube",
-    "bag",
-    "stockings",
-    "operation",
-    "repair",
-    "palsy",
-    "phenomenon",
-    "position",
-    "line",
-    "drain",
-    "stain",
-    "method",
-    "formula",
-)
 # Clinical shorthand that the tables do not know and that is written after
 # "pt" or "per" as often as a name is.
 CLINICAL_WORDS: Tuple[str, ...] = (

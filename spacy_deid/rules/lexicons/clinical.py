@@ -1,9 +1,10 @@
 """Clinical words that look like names in title case ("Mother (Breast Cancer)").
 
-Used to reject relative-name candidates, mostly in family history lines.
+Used to reject relative-name candidates, mostly in family history lines; and
+the words after which a name-like word is an eponym ("Foley catheter").
 """
 
-from typing import List
+from typing import List, Tuple
 
 CLINICAL_WORDS: List[str] = [
     "alive", "living", "deceased", "dead", "died", "passed", "late", "healthy",
@@ -45,3 +46,36 @@ CLINICAL_WORDS: List[str] = [
     "partner", "aunt", "uncle", "cousin", "grandmother", "grandfather",
     "grandparents", "parents", "siblings", "children", "kids",
 ]  # fmt: skip
+
+# Words after which a name-like token is an eponym, not PHI ("Foley catheter").
+EPONYM_HEADS: Tuple[str, ...] = (
+    "catheter",
+    "sign",
+    "signs",
+    "disease",
+    "syndrome",
+    "lymphoma",
+    "procedure",
+    "maneuver",
+    "manoeuvre",
+    "test",
+    "score",
+    "scale",
+    "criteria",
+    "reflex",
+    "classification",
+    "fracture",
+    "tube",
+    "bag",
+    "stockings",
+    "operation",
+    "repair",
+    "palsy",
+    "phenomenon",
+    "position",
+    "line",
+    "drain",
+    "stain",
+    "method",
+    "formula",
+)
