@@ -19,12 +19,20 @@ from ..knowledge.occupations import is_occupation_word
 from ..rules.patterns.dates import HOLIDAY_WORDS
 from ..text.datenames import MONTH_ABBRS, MONTHS, WEEKDAY_ABBRS, WEEKDAYS
 
-# spaCy's units of measure (km, mg, lb, ...) and the clinical ones it lacks.
-# Case matters: "L" is litres. Left out: units that are also words or the sex
-# after an age ("in", "t", "m" in "67 m"), and the one-capital magnitudes.
-_CLINICAL_UNITS = ("mL", "dL", "L", "mmHg", "mEq", "mmol", "IU", "bpm", "Gy", "kPa")
+# spaCy's units of measure (km, mg, lb, ...) and the clinical ones it lacks:
+# the laboratory's base units with their SI prefixes ("pg", "nmol", "mIU",
+# "cGy", "uL"), and a few others. Case matters: "L" is litres. Left out: units
+# that are also words or the sex after an age ("in", "t", "m" in "67 m"), and
+# the one-capital magnitudes.
+_SI_PREFIXES = ("", "p", "n", "µ", "u", "m", "c", "d", "k")
+_LAB_BASES = ("g", "L", "mol", "Eq", "U", "IU", "Gy")
+_CLINICAL_UNITS = ("mcg", "mmHg", "bpm", "kPa")
 _AMBIGUOUS = ("in", "t", "m", "T", "G", "M", "K")
-UNITS = (frozenset(LIST_UNITS) - frozenset(_AMBIGUOUS)) | frozenset(_CLINICAL_UNITS)
+UNITS = (
+    (frozenset(LIST_UNITS) - frozenset(_AMBIGUOUS))
+    | frozenset(p + b for p in _SI_PREFIXES for b in _LAB_BASES)
+    | frozenset(_CLINICAL_UNITS)
+)
 # A ratio unit: "mg/dL", "mL/kg/h" (the first part a unit; "y/o" is none).
 _RATIO_UNIT = re.compile(r"^([A-Za-zµ]{1,4})(?:/[A-Za-z0-9.²³µ]{1,5})+$")
 _FRACTION = re.compile(r"^(\d{1,2})/(\d{1,2})$")

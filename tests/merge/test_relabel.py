@@ -223,6 +223,11 @@ SHAPES = {
         ("bed 4: novak 58 m - pneumonia", "58", "AGE", True),  # the sex, not metres
         ("Moved to bed 338-L today.", "338-L", "STREET", True),  # a bed, not litres
         ("Gave 2 L of fluid.", "2 L", "STREET", False),
+        # Laboratory units with SI prefixes, alone or in a ratio.
+        ("Troponin 35 ng/L, repeat at 6 h.", "35 ng/L", "DOCTOR", False),
+        ("Ferritin 410 pg/mL today.", "410 pg/mL", "STREET", False),
+        ("Gave 8 U of insulin.", "8 U", "AGE", False),
+        ("Boost to 180 cGy daily.", "180 cGy", "DOCTOR", False),
         ("Acuity 20/40 in the left eye.", "20/40", "DATE", False),
         ("Strength 0/5 in the left foot.", "0/5", "DATE", False),
         ("Seen again on 2/11 for review.", "2/11", "DATE", True),
