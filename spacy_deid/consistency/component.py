@@ -548,12 +548,14 @@ def _cased_occurrences(doc: Doc, strings: PhiStrings) -> List[Tuple[int, int, st
 def _mid_sentence(token: Token) -> bool:
     """Whether a token is inside a sentence: not its first token, and not
     after a line break or a mark that starts one."""
-    if token.i == 0 or token.is_sent_start:
+    if token.is_sent_start:
         return False
-    before = token.doc[token.i - 1]
-    if before.is_space:
-        return "\n" not in before.text
-    return before.text not in _STARTERS and "\n" not in before.whitespace_
+    i = token.i - 1
+    while i >= 0 and token.doc[i].is_space:
+        if "\n" in token.doc[i].text:
+            return False
+        i -= 1
+    return i >= 0 and token.doc[i].text not in _STARTERS
 
 
 def _before_eponym_head(token: Token) -> bool:

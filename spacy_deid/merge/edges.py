@@ -171,6 +171,7 @@ def clause_pieces(
 
 
 def _has_alnum(token: Token) -> bool:
+    """Whether a token holds a letter or a digit."""
     return any(c.isalnum() for c in token.text)
 
 

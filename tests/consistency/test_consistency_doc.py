@@ -198,7 +198,7 @@ def test_a_name_that_is_an_ordinary_word_spreads_inside_sentences_only():
     nlp, comp = make(cased_labels=["PATIENT"])
     text = (
         "Came with his wife, Hope. Per Hope's account he falls often.\n"
-        "Hope is his carer. Plan: Hope to call. We hope to see him; hope helps."
+        "Hope is his carer. Plan:  Hope to call. We hope to see him; hope helps."
         " Placed a Hope catheter."
     )
     doc = run(comp, annotate(nlp, text, [("Hope", "PATIENT", 0.9)]))
