@@ -58,6 +58,11 @@ _DATE_WORDS = HOLIDAY_WORDS | frozenset(
     + ["spring", "summer", "fall", "autumn", "winter"]
     + ["day", "days", "eve", "night", "week", "weekend", "month", "year", "years"]
 )
+# Words for a length of time: a date span of these alone dates nothing.
+_PERIOD_WORDS = frozenset(
+    ("day", "days", "night", "nights", "week", "weeks", "weekend", "weekends")
+    + ("month", "months", "year", "years")
+)
 # Every lower-case word that is a date in train is a calendar word, a holiday
 # or an abbreviation of one ("tues", "lent"); other words this common that the
 # tagger calls a date ("zero", "lazy") are not.
@@ -170,14 +175,17 @@ def is_wordless_date(span: Span) -> bool:
     """Whether a date-labelled span holds nothing a date is written with: no
     digit, no month, weekday, season or other calendar word, and only very
     common lower-case English words or abbreviations of 2 or 3 capitals
-    ("OD", "clear", "would"). Capitalised words are kept (holidays), and so
-    are lower-case words less common than `_DATE_WORD_ZIPF`.
+    ("OD", "clear", "would"), or only words for a length of time ("day",
+    "weeks": no train span is one). Capitalised words are kept (holidays), and
+    so are lower-case words less common than `_DATE_WORD_ZIPF`.
 
     span (Span): The entity.
     RETURNS (bool): True for such a span.
     """
     words = [t for t in span if not t.is_punct and not t.is_space]
     text = span.text.lower().rstrip(".")
+    if words and all(t.lower_.rstrip(".") in _PERIOD_WORDS for t in words):
+        return True  # "day" in "Hospital day 3": no date of anything
     if not words or any(c.isdigit() for c in text) or text in _DATE_WORDS:
         return False
     for token in words:

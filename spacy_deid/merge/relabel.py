@@ -43,9 +43,10 @@ dropped: a number with its unit (`quantity_labels`: "20 lb", "148 mg/dL"),
 word that is a drug's name and hardly a person's (`drug_labels`), a
 gestational age (`gestation_labels`: "33 2/7", "26w3d"), a date span with no
 digit, no month, weekday or season and no capitalised word (`date_labels`:
-"OD", "would"), a piece of a source-code identifier (`code_labels`: "String"
-in "Widget::toString()"), a number of years that something lasted
-(`duration_labels`: "for 34 years", "x 1 yr"), a span that the tagger alone
+"OD", "would") or only words for a length of time ("day"), a piece of a
+source-code identifier (`code_labels`: "String" in "Widget::toString()"), a
+number of years that something lasted (`duration_labels`: "for 34 years", "x 1
+yr"), a span that the tagger alone
 found on a line of source code (`code_line_labels`, `code.py`: "values[i" in
 "sum += values[i];"), a job title after a person's
 name and a comma (`title_labels`: "Consultant Cardiologist" in "Ana Ruiz,

@@ -228,6 +228,9 @@ SHAPES = {
         ("Ferritin 410 pg/mL today.", "410 pg/mL", "STREET", False),
         ("Gave 8 U of insulin.", "8 U", "AGE", False),
         ("Boost to 180 cGy daily.", "180 cGy", "DOCTOR", False),
+        ("Hospital day 3, afebrile.", "day", "DATE", False),  # a length of time
+        ("Back in two Weeks.", "Weeks", "DATE", False),
+        ("Seen Sunday night.", "Sunday night", "DATE", True),
         ("Acuity 20/40 in the left eye.", "20/40", "DATE", False),
         ("Strength 0/5 in the left foot.", "0/5", "DATE", False),
         ("Seen again on 2/11 for review.", "2/11", "DATE", True),
