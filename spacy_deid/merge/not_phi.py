@@ -185,7 +185,7 @@ def is_wordless_date(span: Span) -> bool:
     words = [t for t in span if not t.is_punct and not t.is_space]
     text = span.text.lower().rstrip(".")
     if words and all(t.lower_.rstrip(".") in _PERIOD_WORDS for t in words):
-        return True  # "day" in "Hospital day 3": no date of anything
+        return True  # "day" in "post-op day 3": no date of anything
     if not words or any(c.isdigit() for c in text) or text in _DATE_WORDS:
         return False
     for token in words:

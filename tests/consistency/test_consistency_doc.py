@@ -197,29 +197,29 @@ def test_many_strings_long_doc():
 def test_a_name_that_is_an_ordinary_word_spreads_inside_sentences_only():
     nlp, comp = make(cased_labels=["PATIENT"])
     text = (
-        "Came with his wife, Hope. Per Hope's account he falls often.\n"
-        "Hope is his carer. Plan:  Hope to call. We hope to see him; hope helps."
-        " Placed a Hope catheter."
+        "Came with his wife, Dawn. Per Dawn's account he falls often.\n"
+        "Dawn is his carer. Plan:  Dawn to call. He wakes at dawn; dawn is hard."
+        " Placed a Dawn catheter."
     )
-    doc = run(comp, annotate(nlp, text, [("Hope", "PATIENT", 0.9)]))
+    doc = run(comp, annotate(nlp, text, [("Dawn", "PATIENT", 0.9)]))
     # Inside a sentence, capitalised: marked. At a sentence start, after a
-    # colon, in lower case ("we hope") or before an eponym's head: left alone.
-    assert added(doc) == [("Hope", "PATIENT")]
+    # colon, in lower case ("at dawn") or before an eponym's head: left alone.
+    assert added(doc) == [("Dawn", "PATIENT")]
     (ent,) = [e for e in doc.ents if e._.phi_source == SOURCE]
-    assert text[ent.start_char - 4 : ent.end_char] == "Per Hope"
+    assert text[ent.start_char - 4 : ent.end_char] == "Per Dawn"
     assert ent._.phi_score == 0.9
 
 
 @pytest.mark.parametrize(
     "config,ents",
     [
-        ({}, [("Hope", "PATIENT", 0.9)]),  # off by default
-        ({"cased_labels": ["PATIENT"]}, [("Hope", "CITY", 0.9)]),  # other labels
-        ({"cased_labels": ["PATIENT"]}, [("Hope", "PATIENT", 0.1)]),  # low score
+        ({}, [("Dawn", "PATIENT", 0.9)]),  # off by default
+        ({"cased_labels": ["PATIENT"]}, [("Dawn", "CITY", 0.9)]),  # other labels
+        ({"cased_labels": ["PATIENT"]}, [("Dawn", "PATIENT", 0.1)]),  # low score
     ],
 )
 def test_ordinary_word_names_spread_only_when_asked(config, ents):
     nlp, comp = make(**config)
-    text = "Came with his wife, Hope. Per Hope's account he falls often."
+    text = "Came with his wife, Dawn. Per Dawn's account he falls often."
     doc = run(comp, annotate(nlp, text, ents))
     assert added(doc) == []

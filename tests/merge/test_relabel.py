@@ -228,7 +228,7 @@ SHAPES = {
         ("Ferritin 410 pg/mL today.", "410 pg/mL", "STREET", False),
         ("Gave 8 U of insulin.", "8 U", "AGE", False),
         ("Boost to 180 cGy daily.", "180 cGy", "DOCTOR", False),
-        ("Hospital day 3, afebrile.", "day", "DATE", False),  # a length of time
+        ("Seen post-op day 3, afebrile.", "day", "DATE", False),  # a length of time
         ("Back in two Weeks.", "Weeks", "DATE", False),
         ("Seen Sunday night.", "Sunday night", "DATE", True),
         ("Acuity 20/40 in the left eye.", "20/40", "DATE", False),
@@ -864,9 +864,9 @@ CLAUSES = {
         # A stop word marks a clause: the span is cut there, without it and
         # without the marks next to it.
         (
-            "Seen with Ines Okafor, who drove Ravi Lund today.",
-            [("Ines Okafor, who drove Ravi Lund", "PATIENT")],
-            [("Ines Okafor", "PATIENT"), ("drove Ravi Lund", "PATIENT")],
+            "Seen with Tova Brenn, who drove Odo Sarr today.",
+            [("Tova Brenn, who drove Odo Sarr", "PATIENT")],
+            [("Tova Brenn", "PATIENT"), ("drove Odo Sarr", "PATIENT")],
         ),
         # A job piece cut from a clause must end in its job word.
         (
@@ -894,9 +894,9 @@ CLAUSES = {
         ),
         # Capitalised stop words and other labels are left alone.
         (
-            "Per Will Okafor and The Lund Group.",
-            [("Will Okafor", "PATIENT"), ("The Lund Group", "ORGANIZATION")],
-            [("Will Okafor", "PATIENT"), ("The Lund Group", "ORGANIZATION")],
+            "Per Will Sarr and The Brenn Group.",
+            [("Will Sarr", "PATIENT"), ("The Brenn Group", "ORGANIZATION")],
+            [("Will Sarr", "PATIENT"), ("The Brenn Group", "ORGANIZATION")],
         ),
         # A span of stop words alone is dropped.
         ("Then she went home.", [("she", "PATIENT")], []),
