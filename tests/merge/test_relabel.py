@@ -230,7 +230,7 @@ SHAPES = {
         ("Boost to 180 cGy daily.", "180 cGy", "DOCTOR", False),
         ("Seen post-op day 3, afebrile.", "day", "DATE", False),  # a length of time
         ("Back in two Weeks.", "Weeks", "DATE", False),
-        ("Seen Sunday night.", "Sunday night", "DATE", True),
+        ("Seen 11/02 night.", "11/02 night", "DATE", True),
         ("Acuity 20/40 in the left eye.", "20/40", "DATE", False),
         ("Strength 0/5 in the left foot.", "0/5", "DATE", False),
         ("Seen again on 2/11 for review.", "2/11", "DATE", True),
