@@ -224,6 +224,17 @@ FOLLOWUP = group(
         "<faxed|fax> to {drname:pcp} @ {fax}",
     ),
     fam(
+        "common.fu.team",
+        "<Case manager|Case management|Social work|SW|Visiting nurse|Home health "
+        "nurse|School nurse|Charge nurse|Chaplain|Nutrition|The interpreter> "
+        "<aware|following|consulted|updated by phone>[; {staff}].",
+        "<Discussed with|Updated|Message left for> <the case manager|the charge "
+        "nurse|the visiting nurse|the social worker|the school nurse|the unit "
+        "clerk|case management> <re: discharge|about the plan|by phone>.",
+        "<VNA|Home health|Hospice> nurse to <visit|see pt> <weekly|twice a week|"
+        "daily>[ for <wound care|line flushes|med teaching>].",
+    ),
+    fam(
         "common.fu.portal",
         "<Pt to|Will> schedule via portal[ ({url})]; <questions to|call> "
         "{dept} at {phone}.",
@@ -278,6 +289,16 @@ SOCIAL = group(
         "{Poss} {relrole} {relname} <is|works as> {relprof:a}[ and lives in "
         "{city:any}].",
         "<HCP|Health care proxy|Emergency contact> is {rel}[ ({relphone})].",
+    ),
+    fam(
+        "common.sh.language",
+        "<Primary language|Language spoken|Language>: <Spanish|Haitian Creole|"
+        "Portuguese|Mandarin|Arabic|Polish|Tagalog|ASL>[; <needs|requests|"
+        "refused> <an interpreter|a medical interpreter|interpreter services>].",
+        "<History obtained|Consent signed|Visit done> <via|through|with> <a "
+        "phone|a video|an in-person|the> interpreter[ ({staff})].",
+        "<Moved to|Came to|Immigrated to|Arrived in> the {country:home} <in {year}|"
+        "as a child|as an adult>[ from {country}].",
     ),
     fam(
         "common.sh.immigrant",

@@ -90,7 +90,7 @@ SOCIAL = group(
         "psych.sh.born",
         "<Born|Raised|Grew up> in {hometown}[, the <youngest|oldest|second> of "
         "<3|4|five|six> children].",
-        "<Born in|Emigrated from|Came to the US from> {country}[ in {year}].",
+        "<Born in|Emigrated from|Came to this country from> {country}[ in {year}].",
         "<Graduated from|Attended|Dropped out of> {org:school}[ in {year}].",
         "{Pro} {job}.",
         "<Lives|Currently lives> with {rel} <in|at> <an apartment|a house> "
