@@ -25,7 +25,8 @@ head a job title (`knowledge.occupations`: "dealer", "nurse", an "-er" or "-ist"
 noun that WordNet does not know as a thing, a head noun that names a person,
 "chef"; or an abbreviation of 2 to 4 capitals, "RN") is dropped: "banana",
 "shoveling the driveway" or "skin stapler" named no job, and its surrogate
-would garble the note.
+would garble the note. A name that starts such a span before "'s" stays, as
+`possessor_label` ("Kaveh" of "Kaveh's nebulizer").
 
 A span labelled as a name or a place (`word_labels`) made only of lower-case,
 very common English words (zipf >= `min_word_zipf`, and `is_common_word`: more
@@ -92,7 +93,7 @@ name test. A place label that is also a word label gets the word check first.
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple
 
 from spacy.language import Language
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc, Span, Token
 
 from ..core.cfg_io import CfgSerializable, is_str_list
 from ..core.extensions import ENTS, ENT_IOB, ENT_TYPE, FLAGS, SCORES, SOURCE_ATTR
@@ -182,6 +183,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "clause_labels": [],
     "clause_kept": {},
     "clause_joiners": [],
+    "possessor_label": "",
 }
 
 
@@ -243,6 +245,7 @@ def make_phi_relabel(
     clause_labels: List[str],
     clause_kept: Dict[str, List[str]],
     clause_joiners: List[str],
+    possessor_label: str,
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -342,6 +345,10 @@ def make_phi_relabel(
         capitalised words and is one of `clause_joiners` ("Bureau of
         Prisons"). `scripts/clause_words.py` derives the two lists
         from a train corpus.
+    possessor_label (str): When an `occupation_labels` span names no job
+        but starts with a capitalised name and "'s" ("Kaveh's nebulizer"),
+        the name is kept with this label instead of being dropped with the
+        rest ('' for none).
     """
     return PhiRelabel(
         name,
@@ -392,6 +399,7 @@ def make_phi_relabel(
         clause_labels=clause_labels,
         clause_kept=clause_kept,
         clause_joiners=clause_joiners,
+        possessor_label=possessor_label,
     )
 
 
@@ -522,7 +530,7 @@ class PhiRelabel(CfgSerializable):
                 common = ent.label_ in self._words and self._common_words_only(ent)
                 pieces = [] if common else self._relabel(ent)
             elif ent.label_ in self._occupations:
-                pieces = [ent] if self._names_a_job(ent) else []
+                pieces = [ent] if self._names_a_job(ent) else self._possessor(ent)
             elif ent.label_ in self._words:
                 pieces = [] if self._common_words_only(ent) else [ent]
             else:
@@ -811,6 +819,20 @@ class PhiRelabel(CfgSerializable):
             span, self._job_cues
         )
 
+    def _possessor(self, span: Span) -> List[Span]:
+        """The name that owns what a span names ("Kaveh" in "Kaveh's
+        nebulizer"), as `possessor_label`: capitalised words that are no
+        common English word, right before "'s"; else nothing."""
+        label = self.cfg["possessor_label"]
+        doc = span.doc
+        for i in range(span.start + 1, span.end):
+            if doc[i].text in ("'s", "\u2019s"):
+                words = doc[span.start : i]
+                if label and all(_is_name_like(t) for t in words):
+                    return [_copy_attrs(span, Span(doc, span.start, i, label=label))]
+                return []
+        return []
+
     def _cued(self, span: Span) -> bool:
         """Whether a cue word ("wife", "dr") comes right before a span."""
         return (
@@ -838,6 +860,11 @@ class PhiRelabel(CfgSerializable):
         check_config(merged)
         self.cfg = merged
         self._configure()
+
+
+def _is_name_like(token: Token) -> bool:
+    """A capitalised word that is no common English word ("Kaveh", not "Monday")."""
+    return token.is_alpha and token.is_title and not lookup(token.text).is_common_word
 
 
 def check_config(cfg: Dict[str, Any]) -> None:
@@ -883,6 +910,7 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "facility_label",
         "state_label",
         "street_label",
+        "possessor_label",
     ):
         if not isinstance(cfg[key], str):
             raise ValueError(f"{key} must be a label string ('' for none)")

@@ -163,6 +163,8 @@ def test_round_trip(nlp, tmp_path):
 def test_bad_config():
     with pytest.raises(ValueError):
         PhiRelabel(place_labels="PAIS")
+    with pytest.raises(ValueError):
+        PhiRelabel(possessor_label=["PATIENT"])
 
 
 # Narrative sentences of our own through the shipped MEDDOCAN pipeline: names
@@ -669,6 +671,27 @@ JOBS = {
 def test_job_cues_keep_jobs_the_tables_lack(text, surface, kept):
     found = relabelled_with(JOBS, text, [(surface, "PROFESSION")])
     assert (found == [(surface, "PROFESSION")]) is kept
+
+
+@pytest.mark.parametrize(
+    "text,surface,expected",
+    [
+        # A name before "'s" outlives the phrase that names no job.
+        ("Gave Kaveh's nebulizer back.", "Kaveh's nebulizer", [("Kaveh", "PATIENT")]),
+        ("Gave Kaveh\u2019s nebulizer back.", "Kaveh\u2019s nebulizer", [("Kaveh", "PATIENT")]),
+        ("Left Ana Luz's skin stapler.", "Ana Luz's skin stapler", [("Ana Luz", "PATIENT")]),
+        # A common word is no name; a job stays whole; no "'s", nothing kept.
+        ("Monday's skin stapler.", "Monday's skin stapler", []),
+        ("Kaveh's welder came.", "Kaveh's welder", [("Kaveh's welder", "PROFESSION")]),
+        ("Gave a skin stapler.", "skin stapler", []),
+    ],
+)
+def test_possessor_outlives_a_span_that_names_no_job(text, surface, expected):
+    config = {"occupation_labels": ["PROFESSION"], "possessor_label": "PATIENT"}
+    assert relabelled_with(config, text, [(surface, "PROFESSION")]) == expected
+    off = relabelled_with({"occupation_labels": ["PROFESSION"]}, text,
+                          [(surface, "PROFESSION")])  # fmt: skip
+    assert off == [e for e in expected if e[1] == "PROFESSION"]
 
 
 @pytest.mark.parametrize(
