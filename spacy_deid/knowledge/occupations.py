@@ -70,7 +70,8 @@ def _names_someone(word: str, person_nouns: bool) -> bool:
 
 
 def names_an_occupation(text: str) -> bool:
-    """Whether any word of a phrase can head a job title."""
+    """Whether a phrase names a job: any word heads a job title or is an agent
+    noun that is no thing, or a head word names a person ("retired chef")."""
     words = _WORD.findall(text.lower())
     return any(is_occupation_word(w, person_nouns=False) for w in words) or (
         heads_an_occupation(text)
