@@ -2,7 +2,7 @@
 
 A tagger that has learnt professions in free phrasing ("works nights as a
 crane operator") also tags phrases that name no job at all ("banana",
-"shoveling the driveway"), and a surrogate then turns them into a job title.
+"raking the lawn"), and a surrogate then turns them into a job title.
 A phrase names a job when one of its words is the head of a job title (the
 last word of one of Faker's 640 job titles, `Provider.jobs`, MIT licence:
 "dealer", "nurse", "librarian") or an agent noun ("-er", "-ist", "-ian":

@@ -24,7 +24,7 @@ A span labelled as an occupation (`occupation_labels`) that has no word able to
 head a job title (`knowledge.occupations`: "dealer", "nurse", an "-er" or "-ist"
 noun that WordNet does not know as a thing, a head noun that names a person,
 "chef"; or an abbreviation of 2 to 4 capitals, "RN") is dropped: "banana",
-"shoveling the driveway" or "skin stapler" named no job, and its surrogate
+"raking the lawn" or "skin stapler" named no job, and its surrogate
 would garble the note. A name that starts such a span before "'s" stays, as
 `possessor_label` ("Kaveh" of "Kaveh's nebulizer").
 
