@@ -140,6 +140,11 @@ def _counties(split: str) -> Tuple[str, ...]:
     )
 
 
+def _initials(key: str) -> bool:
+    """A name of at most three letters, dots aside (`usa`, `u.s.`)."""
+    return " " not in key and len(key.replace(".", "")) <= 3
+
+
 def _plain(key: str) -> bool:
     """Letters, spaces and hyphens only (no `'a'ala`, no digits)."""
     return all(ch.isalpha() or ch in " -" for ch in key)
@@ -171,6 +176,25 @@ def us_town(rng: Random, split: str) -> str:
 def country(rng: Random, split: str) -> str:
     """A country's name or common alias (`New Zealand`, `UK`)."""
     return display(rng.choice(_countries(split)), acronyms=True)
+
+
+# The country the notes are written in: "moved to the US".
+HOME_CODE = "US"
+
+
+@lru_cache(maxsize=None)
+def home_country_forms(split: str) -> Tuple[str, ...]:
+    """The forms of the home country's name that follow "the", in the split's
+    pool: its ISO code and the regions table's initials and "United ..." names
+    (not a name such as "America", which takes no article)."""
+    keys = [
+        key
+        for key, kinds in load("regions").items()
+        if ("country", HOME_CODE) in kinds
+        and (_initials(key) or key.startswith("united "))
+    ]
+    forms = {HOME_CODE} | {display(key, acronyms=True) for key in keys}
+    return tuple(sorted(form for form in forms if in_pool(form, split)))
 
 
 def county(rng: Random, split: str) -> str:

@@ -3,7 +3,7 @@ hospitals, departments, rooms, and professions."""
 
 from ..context import NoteContext, article, slot
 from ..data import states
-from ..pools import in_pool
+from .. import world
 from ..values import Address
 
 
@@ -79,17 +79,13 @@ def s_hometown(ctx: NoteContext, arg: str) -> None:
         ctx.phi(_state(ctx, st), "STATE")
 
 
-# How notes name the United States ("moved to the US"); each form is a value
-# of one split's pool, like any other country name.
-HOME_COUNTRY = ("US", "U.S.", "USA", "United States")
-
-
 @slot("country")
 def s_country(ctx: NoteContext, arg: str) -> None:
-    """The patient's country; `any`: any country; `home`: the United States,
-    where the split's pool has a form of its name (else the patient's)."""
+    """The patient's country; `any`: any country; `home`: the country the
+    notes are written in, where the split's pool has a form of its name
+    (`world.home_country_forms`; else the patient's)."""
     if arg == "home":
-        forms = [f for f in HOME_COUNTRY if in_pool(f, ctx.v.split)]
+        forms = world.home_country_forms(ctx.v.split)
         ctx.phi(ctx.choice(forms) if forms else ctx.p.country, "COUNTRY")
         return
     ctx.phi(ctx.p.country if arg != "any" else ctx.v.pick("countries.txt"), "COUNTRY")
