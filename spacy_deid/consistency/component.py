@@ -17,7 +17,8 @@ detector's errors); entities added by this component are never sources.
 A string that is an ordinary word never spreads, except a one-word name of
 `cased_labels` written capitalised ("Dawn", "Joy"): it spreads, with its
 case, to the same capitalised word inside a sentence only ("called Dawn's
-phone", not "Dawn broke" at a sentence start, where it may be the word), and not before an eponym's head ("Foley catheter").
+phone", not "Dawn broke" at a sentence start, where it may be the word), and
+not before an eponym's head ("Foley catheter").
 
 Scope "patient" (default): in `nlp.pipe`, each contiguous run of docs with the
 same patient id (`extensions.get_patient`) is one scope, so a name found in the

@@ -48,11 +48,10 @@ gestational age (`gestation_labels`: "33 2/7", "26w3d"), a date span with no
 digit, no month, weekday or season and no capitalised word (`date_labels`:
 "OD", "would") or only words for a length of time ("day"), a piece of a
 source-code identifier (`code_labels`: "String" in "Widget::toString()"), a
-number of years that something lasted (`duration_labels`: "for 34 years", "x 1
-yr"), a span that the tagger alone
-found on a line of source code (`code_line_labels`, `code.py`: "values[i" in
-"sum += values[i];"), a job title after a person's
-name and a comma (`title_labels`: "Consultant Cardiologist" in "Ana Ruiz,
+number of years that something lasted (`duration_labels`: "for 34 years",
+"x 1 yr"), a span that the tagger alone found on a line of source code
+(`code_line_labels`, `code.py`: "values[i" in "sum += values[i];"), a job
+title after a person's name and a comma (`title_labels`: "Consultant Cardiologist" in "Ana Ruiz,
 MD, Consultant Cardiologist"), and a lone credential after a person's name, a
 comma and maybe other credentials ("MA" in "Ana Ruiz, MA" and "CCM" in "Ana
 Ruiz, RN, CCM", not "MA" in "Salem, MA"); a name span of `person_labels` loses
@@ -825,13 +824,13 @@ class PhiRelabel(CfgSerializable):
         common English word, right before "'s"; else nothing."""
         label = self.cfg["possessor_label"]
         doc = span.doc
-        for i in range(span.start + 1, span.end):
-            if doc[i].text in ("'s", "\u2019s"):
-                words = doc[span.start : i]
-                if label and all(_is_name_like(t) for t in words):
-                    return [_copy_attrs(span, Span(doc, span.start, i, label=label))]
-                return []
-        return []
+        marks = range(span.start + 1, span.end)
+        end = next((i for i in marks if doc[i].text in _POSSESSIVES), None)
+        if not label or end is None:
+            return []
+        if not all(_is_name_like(t) for t in doc[span.start : end]):
+            return []
+        return [_copy_attrs(span, Span(doc, span.start, end, label=label))]
 
     def _cued(self, span: Span) -> bool:
         """Whether a cue word ("wife", "dr") comes right before a span."""
@@ -862,8 +861,11 @@ class PhiRelabel(CfgSerializable):
         self._configure()
 
 
+_POSSESSIVES = ("'s", "\u2019s")
+
+
 def _is_name_like(token: Token) -> bool:
-    """A capitalised word that is no common English word ("Kaveh", not "Monday")."""
+    """A capitalised word that is no common English word ("Kaveh", not "Everyone")."""
     return token.is_alpha and token.is_title and not lookup(token.text).is_common_word
 
 

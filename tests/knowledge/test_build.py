@@ -200,7 +200,7 @@ def _wheels(tmp_path):
         "icd10cm": {files["icd10cm"]: ICD_XML},
     }  # fmt: skip
     source = build_knowledge.SOURCES["wordnet"]
-    tarball = tmp_path / source.wheel_prefix
+    tarball = tmp_path / source.file_glob
     with tarfile.open(tarball, "w:gz") as archive:
         for member, data in {
             files["wordnet"] + "data.noun": WN_DATA,
