@@ -5,6 +5,8 @@ pipelines measured side by side.
     python benchmarks/component_profile.py NOTES.jsonl [--pipelines en,en_rules]
         [--notes 500] [--batch-size 64] [--repeats 2]
 
+A pipeline given as "en:uncached" runs without the tagger's word cache.
+
 Reads the first `--notes` records of a JSONL file ({"id", "text"}), then runs
 every pipeline over the same batches, alternating which goes first from
 batch to batch, so that a busy or throttled machine slows all of them alike
@@ -26,6 +28,7 @@ from collections import Counter
 from typing import Dict, List
 
 import spacy_deid
+from spacy_deid.ner._word_cache import word_caches
 
 BENCH_KEY = "component-profile-benchmark-key"
 
@@ -43,8 +46,13 @@ def read_lines(path: str, n_notes: int) -> List[str]:
 
 
 def open_pipeline(name: str):
-    """The pipeline, with span scores off where nothing reads them."""
-    nlp = spacy_deid.load(name)
+    """The pipeline, with span scores off where nothing reads them; a name
+    ending in ":uncached" turns the tagger's word cache off."""
+    path, uncached = name.removesuffix(":uncached"), name.endswith(":uncached")
+    nlp = spacy_deid.load(path)
+    if uncached and "phi_ner" in nlp.pipe_names:
+        for cache in word_caches(nlp.get_pipe("phi_ner").model):
+            cache.max_words = 0
     for _, proc in nlp.pipeline:
         if hasattr(proc, "set_key"):
             proc.set_key(BENCH_KEY)

@@ -58,6 +58,7 @@ from ..tagging.segments import MAX_DOC_TOKENS, listens_upstream
 from ..tagging.spans import check_recall_bias, check_thresholds
 from ..tagging.tagger import BiluoTagger
 from ._crf_layer import get_crf_params
+from ._word_cache import clear_word_cache
 
 install_extensions()
 
@@ -451,6 +452,15 @@ class PhiEntityRecognizer(BiluoTagger, TrainablePipe):
             self.finish_update(sgd)
         losses[self.name] += float(grads.loss.sum())
         return losses
+
+    def finish_update(self, sgd: Optimizer) -> None:
+        """Update the weights and forget the token rows that the word cache
+        computed with the old ones (`_word_cache`).
+
+        sgd (Optimizer): The optimizer.
+        """
+        super().finish_update(sgd)
+        clear_word_cache(self.model)
 
     def _inc_crf_grads(self, grads: CRFGrads) -> None:
         """Add the transition, start and end gradients to the CRF layer."""

@@ -28,6 +28,7 @@ from ._distinct_rows import predict_distinct_rows
 from ._empty_width import with_empty_width
 from ._knowledge import knowledge_features
 from ._skip_empty import skip_empty
+from ._word_cache import cache_words, is_per_word
 from ..tagging.packing import with_packed
 
 DocsToArrays = Model[List[Doc], List[Floats2d]]
@@ -153,6 +154,8 @@ def build_char_bilstm_crf(
     if depth < 0:
         raise ValueError(f"depth must be >= 0, got {depth}")
     embed = features if char_embed is None else concatenate(char_embed, features)
+    if is_per_word(embed):
+        cache_words(embed)
     output = Linear(nO=nO)
     if depth == 0:
         tagger = chain(embed, Dropout(dropout), with_array(output))
