@@ -183,6 +183,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "clause_kept": {},
     "clause_joiners": [],
     "possessor_label": "",
+    "initial_words": False,
 }
 
 
@@ -245,6 +246,7 @@ def make_phi_relabel(
     clause_kept: Dict[str, List[str]],
     clause_joiners: List[str],
     possessor_label: str,
+    initial_words: bool,
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -348,6 +350,10 @@ def make_phi_relabel(
         but starts with a capitalised name and "'s" ("Kaveh's nebulizer"),
         the name is kept with this label instead of being dropped with the
         rest ('' for none).
+    initial_words (bool): The common-word check of `word_labels` also drops
+        a span whose first word starts a sentence or line in title case and is
+        a common word that almost nobody bears as a name ("The stock market",
+        "Bread, butter"), the rest being lower-case common words.
     """
     return PhiRelabel(
         name,
@@ -399,6 +405,7 @@ def make_phi_relabel(
         clause_kept=clause_kept,
         clause_joiners=clause_joiners,
         possessor_label=possessor_label,
+        initial_words=initial_words,
     )
 
 
@@ -840,13 +847,20 @@ class PhiRelabel(CfgSerializable):
         )
 
     def _common_words_only(self, span: Span) -> bool:
-        """Lower-case common words alone, with no cue word right before, not
-        found by a rule (a bed list's "447 hammer 89 F" names a patient by its
-        shape) and not a sign-out list entry ("laws (19)")."""
+        """Lower-case common words alone (with `initial_words`, the first may
+        be a title-case one that starts a sentence: `_initial_word`), with no
+        cue word right before, not found by a rule (a bed list's "447 hammer
+        89 F" names a patient by its shape) and not a sign-out list entry
+        ("laws (19)")."""
         if self._cued(span) or is_list_entry(span):
             return False
         words = [t for t in span if not t.is_punct and not t.is_space]
-        if not words or any(not (t.is_alpha and t.is_lower) for t in words):
+        if not words or any(not (t.is_alpha and t.is_lower) for t in words[1:]):
+            return False
+        first = words[0]
+        if not (first.is_alpha and first.is_lower) and not (
+            self.cfg["initial_words"] and _initial_word(first, span)
+        ):
             return False
         for t in words:
             k = lookup(t.text)
@@ -862,6 +876,25 @@ class PhiRelabel(CfgSerializable):
 
 
 _POSSESSIVES = ("'s", "\u2019s")
+# A title-case first word counts as a common word at the start of a sentence
+# only below this name zipf (few bearers: "The", "Bread"); first names of the
+# train split's sentence-initial gold ("Eve", "Rocky", "Buddy") lie above it.
+INITIAL_MAX_NAME_ZIPF = 1.5
+_SENTENCE_ENDS = (".", "!", "?")
+
+
+def _initial_word(token: Token, span: Span) -> bool:
+    """A title-case word that opens the span and its sentence or line and is
+    almost never a name."""
+    if not (token.is_alpha and token.is_title and token.i == span.start):
+        return False
+    if token.i > 0:
+        before = token.doc[token.i - 1]
+        if not (
+            before.text in _SENTENCE_ENDS or (before.is_space and "\n" in before.text)
+        ):
+            return False
+    return lookup(token.text).name_zipf < INITIAL_MAX_NAME_ZIPF
 
 
 def _is_name_like(token: Token) -> bool:
@@ -925,6 +958,8 @@ def check_config(cfg: Dict[str, Any]) -> None:
             raise ValueError(f"{key} must map labels to lists of {words}")
     if not isinstance(cfg["job_heads"], bool):
         raise ValueError("job_heads must be true or false")
+    if not isinstance(cfg["initial_words"], bool):
+        raise ValueError("initial_words must be true or false")
     if not isinstance(cfg["min_word_zipf"], (int, float)):
         raise ValueError("min_word_zipf must be a number")
     if not isinstance(cfg["min_name_count"], int) or cfg["min_name_count"] < 0:

@@ -140,6 +140,30 @@ def test_common_words_alone_are_no_names(text, surface, label, kept):
     assert (ents_of(nlp.get_pipe("phi_relabel")(doc)) == [(surface, label)]) is kept
 
 
+@pytest.mark.parametrize(
+    "text,surface,kept_off,kept_on",
+    [
+        # Title case at a sentence's or line's start, few bearers: dropped.
+        ("The table was set.", "The table", True, False),
+        ("Done. The table was set.", "The table", True, False),
+        ("Notes:\nBread and water only.", "Bread", True, False),
+        # A first name at a sentence's start stays ("Will", "Hope" are words too).
+        ("Will is keen to drive.", "Will", True, True),
+        ("Hope agrees with the plan.", "Hope", True, True),
+        # Not at a sentence's start, or a capital inside: stays.
+        ("Seen with The table today.", "The table", True, True),
+        ("The Table was set.", "The Table", True, True),
+        # A cue right before it keeps it, as for lower-case words.
+        ("Pt seen with wife. Bread aside.", "Bread", True, False),
+    ],
+)
+def test_initial_words_extend_the_common_word_check(text, surface, kept_off, kept_on):
+    for initial, kept in ((False, kept_off), (True, kept_on)):
+        config = {**WORDS, "initial_words": initial}
+        found = relabelled_with(config, text, [(surface, "PATIENT")])
+        assert (found == [(surface, "PATIENT")]) is kept, (surface, initial)
+
+
 def test_a_common_word_that_a_rule_found_as_it_is_stays():
     """A bed list row names a patient by its shape, whatever the word; the
     rule's span (same extent and label) keeps the tagger's span."""
@@ -165,6 +189,8 @@ def test_bad_config():
         PhiRelabel(place_labels="PAIS")
     with pytest.raises(ValueError):
         PhiRelabel(possessor_label=["PATIENT"])
+    with pytest.raises(ValueError):
+        PhiRelabel(initial_words="yes")
 
 
 # Narrative sentences of our own through the shipped MEDDOCAN pipeline: names
@@ -288,7 +314,12 @@ SHAPES = {
         ("Radiates to the back.", "Radiates", "PATIENT", True),  # not that common
         ("Brandwijk called back.", "Brandwijk", "PATIENT", True),  # no word
         ("Location: pod E / bay 9", "E", "DOCTOR", True),  # a letter
-        ("Billed to Unemployment Insurance.", "Unemployment Insurance", "PATIENT", False),
+        (
+            "Billed to Unemployment Insurance.",
+            "Unemployment Insurance",
+            "PATIENT",
+            False,
+        ),
         (
             "An Open-Label, Crossover trial.",
             "Open-Label, Crossover",
@@ -678,8 +709,16 @@ def test_job_cues_keep_jobs_the_tables_lack(text, surface, kept):
     [
         # A name before "'s" outlives the phrase that names no job.
         ("Gave Kaveh's nebulizer back.", "Kaveh's nebulizer", [("Kaveh", "PATIENT")]),
-        ("Gave Kaveh\u2019s nebulizer back.", "Kaveh\u2019s nebulizer", [("Kaveh", "PATIENT")]),
-        ("Left Ana Luz's skin stapler.", "Ana Luz's skin stapler", [("Ana Luz", "PATIENT")]),
+        (
+            "Gave Kaveh\u2019s nebulizer back.",
+            "Kaveh\u2019s nebulizer",
+            [("Kaveh", "PATIENT")],
+        ),
+        (
+            "Left Ana Luz's skin stapler.",
+            "Ana Luz's skin stapler",
+            [("Ana Luz", "PATIENT")],
+        ),
         # A common word is no name; a job stays whole; no "'s", nothing kept.
         ("Everyone's skin stapler.", "Everyone's skin stapler", []),
         ("Kaveh's welder came.", "Kaveh's welder", [("Kaveh's welder", "PROFESSION")]),
@@ -961,7 +1000,9 @@ def test_a_common_word_is_a_name_in_a_sign_out_list_entry(text, surface, kept):
 
 def test_a_field_of_a_log_line_is_no_piece_of_code():
     config = {"code_labels": ["USERNAME", "DATE"]}
-    text = "0827T1400Z;user=tg689;src=10.2.3.4;action=sign_note\nCall Widget::toString()"
+    text = (
+        "0827T1400Z;user=tg689;src=10.2.3.4;action=sign_note\nCall Widget::toString()"
+    )
     ents = [("tg689", "USERNAME"), ("String", "USERNAME")]
     assert relabelled_with(config, text, ents) == [("tg689", "USERNAME")]
 
@@ -970,7 +1011,7 @@ def test_what_the_tagger_alone_found_on_a_line_of_code_is_dropped():
     nlp = make_converter_nlp("en")
     config = {"code_line_labels": ["PATIENT", "DATE"], "rule_spans_key": "phi_rules"}
     nlp.add_pipe("phi_relabel", config=config)
-    text = "Seen by Ann Lee.\nacc += ledger * 2; who = \"Bo Diaz\";\nDue 3/4."
+    text = 'Seen by Ann Lee.\nacc += ledger * 2; who = "Bo Diaz";\nDue 3/4.'
     ents = [("Ann Lee", "PATIENT"), ("ledger", "PATIENT"), ("Bo Diaz", "PATIENT")]
     doc = doc_with_ents(nlp, text, ents + [("3/4", "DATE")])
     start = text.index("Bo Diaz")
