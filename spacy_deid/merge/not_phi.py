@@ -171,6 +171,38 @@ def is_gestational_age(span: Span) -> bool:
     ) or after in _WEEK_WORDS
 
 
+# Units of a length of time: a number or a range of numbers before one is how
+# long ("2-3 weeks", "12 days"), not when; no train date span is one.
+_TIME_UNITS = frozenset(
+    ("day", "days", "week", "weeks", "wk", "wks", "month", "months", "mo", "mos")
+    + ("year", "years", "yr", "yrs", "hour", "hours", "hr", "hrs")
+    + ("minute", "minutes", "min", "mins")
+)
+_NUMBER_OR_RANGE = re.compile(r"\d{1,3}(?:\s*(?:-|\u2013|to)\s*\d{1,3})?")
+
+
+def is_length_of_time(span: Span) -> bool:
+    """Whether a span is a number or a range of numbers right before a unit
+    of time ("2-3" in "in 2-3 weeks", "12" in "x 12 days").
+
+    span (Span): The entity.
+    RETURNS (bool): True for such a span.
+    """
+    if span.end >= len(span.doc) or not _NUMBER_OR_RANGE.fullmatch(span.text):
+        return False
+    return span.doc[span.end].lower_.rstrip(".") in _TIME_UNITS
+
+
+def is_no_date(span: Span) -> bool:
+    """Whether a date-labelled span is no date: wordless (`is_wordless_date`)
+    or a length of time (`is_length_of_time`).
+
+    span (Span): The entity.
+    RETURNS (bool): True for such a span.
+    """
+    return is_wordless_date(span) or is_length_of_time(span)
+
+
 def is_wordless_date(span: Span) -> bool:
     """Whether a date-labelled span holds nothing a date is written with: no
     digit, no month, weekday, season or other calendar word, and only very

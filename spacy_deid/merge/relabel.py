@@ -46,7 +46,8 @@ dropped: a number with its unit (`quantity_labels`: "20 lb", "148 mg/dL"),
 word that is a drug's name and hardly a person's (`drug_labels`), a
 gestational age (`gestation_labels`: "33 2/7", "26w3d"), a date span with no
 digit, no month, weekday or season and no capitalised word (`date_labels`:
-"OD", "would") or only words for a length of time ("day"), a piece of a
+"OD", "would") or only words for a length of time ("day"), or that is a
+number or range of numbers before a unit of time ("2-3" in "in 2-3 weeks"), a piece of a
 source-code identifier (`code_labels`: "String" in "Widget::toString()"), a
 number of years that something lasted (`duration_labels`: "for 34 years",
 "x 1 yr"), a span that the tagger alone found on a line of source code
@@ -105,7 +106,7 @@ from .not_phi import is_drug_word, is_list_entry
 from .not_phi import is_gestational_age, is_non_date_fraction, is_quantity
 from .not_phi import in_code, is_duration, is_nameless_word, is_title_after_name
 from .not_phi import is_nameless_phrase
-from .not_phi import is_wordless_date
+from .not_phi import is_no_date
 from .code import code_lines
 from .cues import cue_word, cued_label, job_cued
 from .edges import arrow_pieces, clause_end_start, clause_pieces, sentence_pieces
@@ -128,7 +129,7 @@ _SHAPES: Dict[str, Callable[[Span], bool]] = {
     "quantity_labels": is_quantity,
     "fraction_labels": is_non_date_fraction,
     "gestation_labels": is_gestational_age,
-    "date_labels": is_wordless_date,
+    "date_labels": is_no_date,
     "code_labels": in_code,
     "duration_labels": is_duration,
 }
@@ -269,7 +270,9 @@ def make_phi_relabel(
     gestation_labels (List[str]): Labels whose spans may not be a gestational
         age.
     date_labels (List[str]): Labels of dates, whose spans must hold a digit,
-        a calendar word, a capitalised word or a less common word.
+        a calendar word, a capitalised word or a less common word, and not be
+        a number or range of numbers before a unit of time ("2-3" in "in 2-3
+        weeks").
     code_labels (List[str]): Labels whose spans may not be a piece of a
         source-code identifier ("String" in "Widget::toString()").
     duration_labels (List[str]): Labels of ages, whose spans may not be how
@@ -353,7 +356,7 @@ def make_phi_relabel(
     initial_words (bool): The common-word check of `word_labels` also drops
         a span whose first word starts a sentence or line in title case and is
         a common word that almost nobody bears as a name ("The stock market",
-        "Bread, butter"), the rest being lower-case common words.
+        "Soup, noodles"), the rest being lower-case common words.
     """
     return PhiRelabel(
         name,
@@ -877,7 +880,7 @@ class PhiRelabel(CfgSerializable):
 
 _POSSESSIVES = ("'s", "\u2019s")
 # A title-case first word counts as a common word at the start of a sentence
-# only below this name zipf (few bearers: "The", "Bread"); first names of the
+# only below this name zipf (few bearers: "The", "Soup"); first names of the
 # train split's sentence-initial gold ("Eve", "Rocky", "Buddy") lie above it.
 INITIAL_MAX_NAME_ZIPF = 1.5
 _SENTENCE_ENDS = (".", "!", "?")

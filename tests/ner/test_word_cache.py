@@ -26,11 +26,11 @@ from spacy_deid.ner.models import (
 from .conftest import make_examples, make_nlp, train
 
 TEXTS = [
-    "Seen by Dr Ines Halvorsen on 3/4 , Ines agrees .",
-    "ines halvorsen called ; spoke with ines .",
+    "Seen by Dr Odalys Brekkestad on 3/4 , Odalys consents .",
+    "odalys brekkestad called ; spoke with odalys .",
     "",
-    "Pt Halvorsen , Ines ( DOB 4/5/2061 ) seen at Marrowby Clinic .",
-    "Marrowby clinic called again about Ines .",
+    "Pt Brekkestad , Odalys ( DOB 4/5/2061 ) seen at Marrowby Clinic .",
+    "Marrowby clinic called again about Odalys .",
 ]
 
 
@@ -122,8 +122,8 @@ def test_a_token_norm_of_its_own_is_kept_apart(nlp):
     """A token whose NORM differs from its lexeme's (a tokenizer exception)
     gets the row of that NORM, not that of the other tokens of its text."""
     model, cache = _model(nlp)
-    plain_doc, odd_doc = nlp("Ines saw Ines"), nlp("Ines saw Ines")
-    odd_doc[2].norm_ = "halvorsen"
+    plain_doc, odd_doc = nlp("Odalys saw Odalys"), nlp("Odalys saw Odalys")
+    odd_doc[2].norm_ = "brekkestad"
     docs = [plain_doc, odd_doc]
     _assert_rows_equal(model, docs)
     rows = model.get_ref("embed").predict(docs)
@@ -216,7 +216,7 @@ SPANISH = [
 
 @pytest.mark.parametrize("pipeline", ["nlp_en", "nlp_es"])
 def test_shipped_taggers_tag_as_without_the_cache(pipeline, request):
-    """The shipped pipelines' tags, batch after batch with a warm cache,
+    """The shipped pipelodalys' tags, batch after batch with a warm cache,
     equal those computed with the cache off."""
     from spacy_deid.synth import generate
 
