@@ -33,7 +33,9 @@ very common English words (zipf >= `min_word_zipf`, and `is_common_word`: more
 used as a word than as a name; no digit) is dropped unless a cue word
 (`cue_words`: "wife", "dr") comes right before it: "availability" tagged as
 a person, "firewall" as a login, "lazy" as a country. "wife opal" stays, and so
-does a span that a rule found as it is (`rule_spans_key`).
+does a span that a rule found as it is (`rule_spans_key`). With `initial_words`
+the first word may also be a title-case one that opens a sentence or line and
+that almost nobody bears as a name ("The stock market" as a firm).
 So is a span of `nameless_labels` that is one capitalised English word
 (zipf >= 3) that nobody in the name tables bears and no place is called:
 "Belongings" or "Confidential" at the start of a sentence, tagged as a person;
@@ -47,8 +49,8 @@ word that is a drug's name and hardly a person's (`drug_labels`), a
 gestational age (`gestation_labels`: "33 2/7", "26w3d"), a date span with no
 digit, no month, weekday or season and no capitalised word (`date_labels`:
 "OD", "would") or only words for a length of time ("day"), or that is a
-number or range of numbers before a unit of time ("2-3" in "in 2-3 weeks"), a piece of a
-source-code identifier (`code_labels`: "String" in "Widget::toString()"), a
+number or range of numbers before a unit of time ("2-3" in "in 2-3 weeks"), a
+piece of a source-code identifier (`code_labels`: "String" in "Widget::toString()"), a
 number of years that something lasted (`duration_labels`: "for 34 years",
 "x 1 yr"), a span that the tagger alone found on a line of source code
 (`code_line_labels`, `code.py`: "values[i" in "sum += values[i];"), a job
