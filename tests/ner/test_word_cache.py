@@ -23,7 +23,7 @@ from spacy_deid.ner.models import (
     build_token_features_v2,
 )
 
-from .conftest import make_examples, make_nlp, train
+from .conftest import TINY_MODEL, make_examples, make_nlp, train
 
 TEXTS = [
     "Seen by Dr Odalys Brekkestad on 3/4 , Odalys consents .",
@@ -112,9 +112,7 @@ def test_tagger_output_equals_uncached_output(nlp):
     again = model.predict(docs)
     cache.max_words = 0  # a batch larger than the cache runs uncached
     plain = model.predict(docs)
-    for got, want in zip(first + again[2:], plain[:2] + plain[2:], strict=False):
-        np.testing.assert_allclose(got, want, rtol=0, atol=1e-5)
-    for got, want in zip(again, plain, strict=True):
+    for got, want in zip(first + again, plain[:2] + plain, strict=True):
         np.testing.assert_allclose(got, want, rtol=0, atol=1e-5)
 
 
@@ -197,8 +195,6 @@ def test_only_per_word_layers_are_cached(nlp):
 
 
 def _tiny_v2():
-    from .conftest import TINY_MODEL
-
     model = dict(TINY_MODEL)
     model["features"] = {
         **TINY_MODEL["features"],
