@@ -35,7 +35,10 @@ used as a word than as a name; no digit) is dropped unless a cue word
 a person, "firewall" as a login, "lazy" as a country. "wife opal" stays, and so
 does a span that a rule found as it is (`rule_spans_key`). With `initial_words`
 the first word may also be a title-case one that opens a sentence or line and
-that almost nobody bears as a name ("The stock market" as a firm).
+that almost nobody bears as a name ("The stock market" as a firm); with
+`nameless_word_zipf` a lower-case word nobody bears as a name and no place is
+called, at least that common, counts too ("inhaler" as a person). A span the
+check drops that names a job takes `job_label` instead ("laborer" as a person).
 So is a span of `nameless_labels` that is one capitalised English word
 (zipf >= 3) that nobody in the name tables bears and no place is called:
 "Belongings" or "Confidential" at the start of a sentence, tagged as a person;
@@ -187,6 +190,8 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "clause_joiners": [],
     "possessor_label": "",
     "initial_words": False,
+    "nameless_word_zipf": 0.0,
+    "job_label": "",
 }
 
 
@@ -250,6 +255,8 @@ def make_phi_relabel(
     clause_joiners: List[str],
     possessor_label: str,
     initial_words: bool,
+    nameless_word_zipf: float,
+    job_label: str,
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -359,6 +366,13 @@ def make_phi_relabel(
         a span whose first word starts a sentence or line in title case and is
         a common word that almost nobody bears as a name ("The stock market",
         "Soup, noodles"), the rest being lower-case common words.
+    nameless_word_zipf (float): The common-word check also takes a lower-case
+        word of three letters or more used at least this often (zipf) that
+        nobody in the name tables bears and no place is called ("inhaler",
+        "forklift"); 0 for off.
+    job_label (str): A span the common-word check would drop that names a
+        job ("laborer" tagged as a person) takes this label instead ('' to
+        drop it).
     """
     return PhiRelabel(
         name,
@@ -411,6 +425,8 @@ def make_phi_relabel(
         clause_joiners=clause_joiners,
         possessor_label=possessor_label,
         initial_words=initial_words,
+        nameless_word_zipf=nameless_word_zipf,
+        job_label=job_label,
     )
 
 
@@ -539,11 +555,11 @@ class PhiRelabel(CfgSerializable):
                 # A place label may also be a word label ("warehouse" as an
                 # organisation): the word check comes first.
                 common = ent.label_ in self._words and self._common_words_only(ent)
-                pieces = [] if common else self._relabel(ent)
+                pieces = self._as_job(ent) if common else self._relabel(ent)
             elif ent.label_ in self._occupations:
                 pieces = [ent] if self._names_a_job(ent) else self._possessor(ent)
             elif ent.label_ in self._words:
-                pieces = [] if self._common_words_only(ent) else [ent]
+                pieces = self._as_job(ent) if self._common_words_only(ent) else [ent]
             else:
                 pieces = [ent]
             ents.extend(_copy_attrs(ent, piece) for piece in pieces)
@@ -867,11 +883,31 @@ class PhiRelabel(CfgSerializable):
             self.cfg["initial_words"] and _initial_word(first, span)
         ):
             return False
-        for t in words:
-            k = lookup(t.text)
-            if not k.is_common_word or k.word_zipf < self.cfg["min_word_zipf"]:
-                return False
+        if not all(self._common_word(t.text) for t in words):
+            return False
         return not self._rule_found(span)
+
+    def _common_word(self, word: str) -> bool:
+        """More used as a word than as a name and at least `min_word_zipf`
+        common, or (`nameless_word_zipf`) a word of three letters or more
+        nobody bears as a name and no place is called."""
+        k = lookup(word)
+        if k.is_common_word and k.word_zipf >= self.cfg["min_word_zipf"]:
+            return True
+        least = self.cfg["nameless_word_zipf"]
+        if not least or len(word) < 3 or k.word_zipf < least:
+            return False
+        if k.surname_count or k.given_count or k.place_population:
+            return False
+        return not (k.is_country or k.is_state or k.is_county)
+
+    def _as_job(self, span: Span) -> List[Span]:
+        """A common-word span that names a job as `job_label` ("laborer"
+        tagged as a person is still an occupation); else nothing."""
+        label = self.cfg["job_label"]
+        if not label or not names_an_occupation(span.text):
+            return []
+        return [_copy_attrs(span, Span(span.doc, span.start, span.end, label=label))]
 
     def _load_cfg(self, cfg: Dict[str, Any]) -> None:
         merged = {**self.cfg, **cfg}
@@ -951,6 +987,7 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "state_label",
         "street_label",
         "possessor_label",
+        "job_label",
     ):
         if not isinstance(cfg[key], str):
             raise ValueError(f"{key} must be a label string ('' for none)")
@@ -965,8 +1002,10 @@ def check_config(cfg: Dict[str, Any]) -> None:
         raise ValueError("job_heads must be true or false")
     if not isinstance(cfg["initial_words"], bool):
         raise ValueError("initial_words must be true or false")
-    if not isinstance(cfg["min_word_zipf"], (int, float)):
-        raise ValueError("min_word_zipf must be a number")
+    for key in ("min_word_zipf", "nameless_word_zipf"):
+        value = cfg[key]
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ValueError(f"{key} must be a number")
     if not isinstance(cfg["min_name_count"], int) or cfg["min_name_count"] < 0:
         raise ValueError("min_name_count must be an integer >= 0")
 

@@ -164,6 +164,51 @@ def test_initial_words_extend_the_common_word_check(text, surface, kept_off, kep
         assert (found == [(surface, "PATIENT")]) is kept, (surface, initial)
 
 
+@pytest.mark.parametrize(
+    "text,surface,kept",
+    [
+        # Words nobody bears as a name, zipf >= 2.5: dropped.
+        ("Handed him the spatula today.", "spatula", False),
+        ("Left the wheelbarrow outside.", "wheelbarrow", False),
+        ("Left the teapot and tablecloth.", "teapot and tablecloth", False),
+        # A surname as well ("stapler", "gurney"), or rarer than 2.5: stays.
+        ("Seen by stapler today.", "stapler", True),
+        ("Seen by gurney today.", "gurney", True),
+        ("Seen by marchetti today.", "marchetti", True),
+        ("Seen by brandvold today.", "brandvold", True),
+        # A cue before it, or a capital: stays.
+        ("Pt seen with wife spatula.", "spatula", True),
+        ("Handed him the Spatula today.", "Spatula", True),
+    ],
+)
+def test_nameless_words_extend_the_common_word_check(text, surface, kept):
+    assert relabelled_with(WORDS, text, [(surface, "PATIENT")]) == [
+        (surface, "PATIENT")
+    ], "off by default"
+    config = {**WORDS, "nameless_word_zipf": 2.5}
+    found = relabelled_with(config, text, [(surface, "PATIENT")])
+    assert (found == [(surface, "PATIENT")]) is kept
+
+
+@pytest.mark.parametrize(
+    "text,surface,label",
+    [
+        ("Works as a bricklayer now.", "bricklayer", "PROFESSION"),
+        ("Called the dishwasher repairman.", "dishwasher", "PROFESSION"),
+        ("Handed him the spatula today.", "spatula", None),
+    ],
+)
+def test_a_common_word_span_that_names_a_job_keeps_the_job_label(
+    text, surface, label
+):
+    config = {**WORDS, "nameless_word_zipf": 2.5, "job_label": "PROFESSION"}
+    expected = [(surface, label)] if label else []
+    assert relabelled_with(config, text, [(surface, "PATIENT")]) == expected
+    # Without a job label the span is dropped.
+    config = {**config, "job_label": ""}
+    assert relabelled_with(config, text, [(surface, "PATIENT")]) == []
+
+
 def test_a_common_word_that_a_rule_found_as_it_is_stays():
     """A bed list row names a patient by its shape, whatever the word; the
     rule's span (same extent and label) keeps the tagger's span."""
@@ -191,6 +236,10 @@ def test_bad_config():
         PhiRelabel(possessor_label=["PATIENT"])
     with pytest.raises(ValueError):
         PhiRelabel(initial_words="yes")
+    with pytest.raises(ValueError):
+        PhiRelabel(nameless_word_zipf=True)
+    with pytest.raises(ValueError):
+        PhiRelabel(job_label=["PROFESSION"])
 
 
 # Narrative sentences of our own through the shipped MEDDOCAN pipeline: names
