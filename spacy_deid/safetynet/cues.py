@@ -57,11 +57,22 @@ CLINICIAN_CUES: Tuple[str, ...] = (
     "msg for",
     "rph",
     "crew chief",
+    # Before a clinician in train's sign-out and consult notes.
+    "covering for",
+    "cover for",
+    "f/u w",
+    "follow up with",
+    "consulted by",
+    "asked by",
+    "attn",
+    "lpn",
 )
 # After a name: "Feliciano, MD". Upper case only ("to DO list" aside).
 POST_NOMINALS: Tuple[str, ...] = ("MD", "DO", "RN", "NP", "PA")
 PATIENT_TITLES: Tuple[str, ...] = ("mr", "mrs", "ms", "miss")
 PATIENT_CUES: Tuple[str, ...] = ("pt", "patient", "call from", "re:")
+# A nickname: strong, since nicknames are often ordinary words.
+NICKNAME_CUES: Tuple[str, ...] = ("known as",)
 RELATIVE_CUES: Tuple[str, ...] = (
     "sis",
     "sister",
@@ -138,6 +149,7 @@ def default_cues() -> List[Cue]:
         (CLINICIAN_CUES, CLINICIAN, False),
         (PATIENT_TITLES, PATIENT, True),
         (PATIENT_CUES, PATIENT, False),
+        (NICKNAME_CUES, PATIENT, True),
         (RELATIVE_CUES, RELATIVE, True),
         (SIGN_OFFS, SIGN_OFF, True),
         (SIGNATURES, SIGN_OFF, False),

@@ -53,11 +53,25 @@ def ents(doc):
         ("Plan reviewed.\n-- carlito bernat\n", [("carlito bernat", "DOCTOR")]),
         ("Signed: Darren 05/11/2093", [("Darren", "DOCTOR")]),
         ("O. Brandwijk, MD", [("O. Brandwijk", "DOCTOR")]),
-        ("cc: Dr. Lindqvist-Oyelaran", [("Lindqvist-Oyelaran", "DOCTOR")]),
+        ("cc: Dr. Halvorsrud-Okonkwo", [("Halvorsrud-Okonkwo", "DOCTOR")]),
         ("Attending: Feliciano", [("Feliciano", "DOCTOR")]),
         # As frequent as a word, but as a name first: a surname.
         ("d/w williams ok to feed", [("williams", "DOCTOR")]),
         ("per johnson ok to diurese", [("johnson", "DOCTOR")]),
+        # Cues of train's sign-out and consult notes.
+        ("covering for Marchbanks - on lasix", [("Marchbanks", "DOCTOR")]),
+        ("x-cover for Brandwijk tonight", [("Brandwijk", "DOCTOR")]),
+        ("f/u w Feliciano re: INR", [("Feliciano", "DOCTOR")]),
+        ("Follow up with Marchbanks in clinic", [("Marchbanks", "DOCTOR")]),
+        ("Pt consulted by Brandwijk for pain", [("Brandwijk", "DOCTOR")]),
+        ("Call asked by marchbanks at noon", [("marchbanks", "DOCTOR")]),
+        ("attn Feliciano", [("Feliciano", "DOCTOR")]),
+        ("lpn Brandwijk aware", [("Brandwijk", "DOCTOR")]),
+        # A nickname is a strong cue: ordinary words that are names count.
+        (
+            "Mr. Marchbanks (known as Buddy) at bedside",
+            [("Marchbanks", "PATIENT"), ("Buddy", "PATIENT")],
+        ),
     ],
 )
 def test_finds_names_in_cue_positions(nlp, text, expected):
@@ -94,6 +108,11 @@ def test_finds_names_in_cue_positions(nlp, text, expected):
         "d/w mills re: plan",  # more a word than its name counts explain
         "per brown stools",
         "- Continue Lasix\n- Brandwijk",
+        "covering for the night team",
+        "follow up with cardiology",
+        "f/u w PCP in 2 weeks",
+        "known as the pillbox",
+        "known as Parkinson disease",
     ],
 )
 def test_guard_leaves_ordinary_words(nlp, text):
