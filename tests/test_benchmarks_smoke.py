@@ -257,7 +257,7 @@ def handwritten(monkeypatch):
 
 MARKUP = """# a comment
 === a
-Seen by Dr. [[DOCTOR|Ada Quist]] on [[DATE|3/4/2031]].
+Seen by Dr. [[DOCTOR|Ada Brenn]] on [[DATE|3/4/2031]].
 === b
 [[PATIENT|Lee]] ([[AGE|40]]) lives in [[CITY|Ware]].
 === c
@@ -268,10 +268,10 @@ No PHI here.
 def test_handwritten_markup_gives_text_and_spans(handwritten):
     notes = handwritten.parse_markup(MARKUP)
     assert [n.id for n in notes] == ["a", "b", "c"]
-    assert notes[0].text == "Seen by Dr. Ada Quist on 3/4/2031."
+    assert notes[0].text == "Seen by Dr. Ada Brenn on 3/4/2031."
     surfaces = [[(n.text[s.start : s.end], s.label) for s in n.spans] for n in notes]
     assert surfaces == [
-        [("Ada Quist", "DOCTOR"), ("3/4/2031", "DATE")],
+        [("Ada Brenn", "DOCTOR"), ("3/4/2031", "DATE")],
         [("Lee", "PATIENT"), ("40", "AGE"), ("Ware", "CITY")],
         [],
     ]

@@ -11,7 +11,7 @@ from typing import AbstractSet, List, Optional, Tuple
 
 from spacy.tokens import Span, Token
 
-from ..knowledge import lookup
+from ..knowledge import COMMON_WORD_ZIPF, lookup
 
 # Clause ends the tokenizer splits off a word (an abbreviation's period stays
 # on it: "Dr.", "St.").
@@ -144,16 +144,56 @@ def _clause_marker(
     return True
 
 
+# Lower-case words inside names that are common words too ("Idris bin Said",
+# "Jan van den Berg", "Ana dos Santos"): never a clause's start.
+NAME_PARTICLES = frozenset(
+    "al bin binti bint ibn da das de del della der den di do dos du el la le "
+    "st ten ter van von".split()
+)
+
+
+def common_word_marker(token: Token, min_name_count: int) -> bool:
+    """A lower-case word of three letters or more, not glued to the word
+    before it ("woo" of "Hyun-woo"), that is more used as a word than as a
+    name, at least once in a million words, and that fewer than
+    `min_name_count` people bear: "requests" in "Marta requests" or
+    "tonight" in "Ferrante tonight" ends a name that a tagger ran on. Name
+    particles ("bin") are not."""
+    if not (token.is_alpha and token.is_lower and len(token) >= 3):
+        return False
+    if token.text in NAME_PARTICLES:
+        return False
+    if token.i > 0 and not token.doc[token.i - 1].whitespace_:
+        return False
+    k = lookup(token.text)
+    if not k.is_common_word or k.word_zipf < COMMON_WORD_ZIPF:
+        return False
+    return k.surname_count + k.given_count < min_name_count
+
+
 def clause_pieces(
-    span: Span, kept: AbstractSet[str], joiners: AbstractSet[str]
+    span: Span,
+    kept: AbstractSet[str],
+    joiners: AbstractSet[str],
+    min_name_count: Optional[int] = None,
 ) -> List[Tuple[int, int]]:
     """The (start, end) pieces of a span cut at the words that mark a clause
     (`_clause_marker`), without the markers and the marks next to them:
-    "nurse who visits on weekends", a job, is cut at "who" and "on".
-    Pieces of no letter or digit are left out; a span with no marker is one
-    piece."""
+    "nurse who visits on weekends", a job, is cut at "who" and "on". With
+    `min_name_count`, a span that holds a capitalised word is also cut at its
+    lower-case common words (`common_word_marker`): in the train split no
+    gold name or place span mixes the two. Pieces of no letter or digit are
+    left out; a span with no marker is one piece."""
     doc = span.doc
-    cuts = [t.i for t in span if _clause_marker(t, kept, joiners)]
+    words = min_name_count is not None and any(
+        t.is_alpha and t.text[:1].isupper() for t in span
+    )
+    cuts = [
+        t.i
+        for t in span
+        if _clause_marker(t, kept, joiners)
+        or (words and t.text not in kept and common_word_marker(t, min_name_count))
+    ]
     if not cuts:
         return [(span.start, span.end)]
     pieces = []
@@ -185,6 +225,7 @@ __all__ = [
     "arrow_pieces",
     "clause_end_start",
     "clause_pieces",
+    "common_word_marker",
     "sentence_pieces",
     "symbol_end",
 ]

@@ -192,6 +192,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "initial_words": False,
     "nameless_word_zipf": 0.0,
     "job_label": "",
+    "clause_word_labels": [],
 }
 
 
@@ -257,6 +258,7 @@ def make_phi_relabel(
     initial_words: bool,
     nameless_word_zipf: float,
     job_label: str,
+    clause_word_labels: List[str],
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -373,6 +375,10 @@ def make_phi_relabel(
     job_label (str): A span the common-word check would drop that names a
         job ("laborer" tagged as a person) takes this label instead ('' to
         drop it).
+    clause_word_labels (List[str]): Labels of `clause_labels` whose spans
+        holding a capitalised word are also cut at a lower-case common word
+        that fewer than `min_name_count` people bear ("Marta requests",
+        `edges.common_word_marker`).
     """
     return PhiRelabel(
         name,
@@ -427,6 +433,7 @@ def make_phi_relabel(
         initial_words=initial_words,
         nameless_word_zipf=nameless_word_zipf,
         job_label=job_label,
+        clause_word_labels=clause_word_labels,
     )
 
 
@@ -478,6 +485,7 @@ class PhiRelabel(CfgSerializable):
             label: frozenset(words) for label, words in cfg["clause_kept"].items()
         }
         self._clause_joiners = frozenset(cfg["clause_joiners"])
+        self._clause_words = frozenset(cfg["clause_word_labels"])
         self._code_line_labels = frozenset(cfg["code_line_labels"])
         self._po_boxes = (
             frozenset(cfg["po_box_labels"]) if cfg["street_label"] else frozenset()
@@ -594,7 +602,10 @@ class PhiRelabel(CfgSerializable):
 
         def cut(ent: Span) -> List[Tuple[int, int]]:
             kept = self._clause_kept.get(ent.label_, frozenset())
-            pieces = clause_pieces(ent, kept, self._clause_joiners)
+            least = (
+                self.cfg["min_name_count"] if ent.label_ in self._clause_words else None
+            )
+            pieces = clause_pieces(ent, kept, self._clause_joiners, least)
             if ent.label_ not in self._occupations or len(pieces) < 2:
                 return pieces
             # A job phrase cut from a clause must end in its job word:
@@ -969,6 +980,7 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "arrow_labels",
         "code_line_labels",
         "clause_labels",
+        "clause_word_labels",
         "clause_joiners",
         *_SHAPES,
     ):

@@ -198,9 +198,7 @@ def test_nameless_words_extend_the_common_word_check(text, surface, kept):
         ("Handed him the spatula today.", "spatula", None),
     ],
 )
-def test_a_common_word_span_that_names_a_job_keeps_the_job_label(
-    text, surface, label
-):
+def test_a_common_word_span_that_names_a_job_keeps_the_job_label(text, surface, label):
     config = {**WORDS, "nameless_word_zipf": 2.5, "job_label": "PROFESSION"}
     expected = [(surface, label)] if label else []
     assert relabelled_with(config, text, [(surface, "PATIENT")]) == expected
@@ -240,6 +238,8 @@ def test_bad_config():
         PhiRelabel(nameless_word_zipf=True)
     with pytest.raises(ValueError):
         PhiRelabel(job_label=["PROFESSION"])
+    with pytest.raises(ValueError):
+        PhiRelabel(clause_word_labels="PATIENT")
 
 
 # Narrative sentences of our own through the shipped MEDDOCAN pipeline: names
@@ -956,16 +956,16 @@ def test_a_po_box_is_an_address_with_the_po_the_tagger_left_out():
 
 def test_spans_are_cut_at_the_arrows_inside_them():
     config = {**PAIRS, "arrow_labels": ["PATIENT", "DOCTOR"]}
-    text = "2. Cusco, Peru → Tarapoto → trek. Sign-out: wexler -> quist."
-    ents = [("Cusco, Peru → Tarapoto", "PATIENT"), ("wexler -> quist", "DOCTOR")]
+    text = "2. Cusco, Peru → Tarapoto → trek. Sign-out: wexler -> brenn."
+    ents = [("Cusco, Peru → Tarapoto", "PATIENT"), ("wexler -> brenn", "DOCTOR")]
     assert relabelled_with(config, text, ents) == [
         ("Cusco", "CITY"),
         ("Peru", "COUNTRY"),
         ("Tarapoto", "PATIENT"),
         ("wexler", "DOCTOR"),
-        ("quist", "DOCTOR"),
+        ("brenn", "DOCTOR"),
     ]
-    assert relabelled_with(PAIRS, text, ents[1:]) == [("wexler -> quist", "DOCTOR")]
+    assert relabelled_with(PAIRS, text, ents[1:]) == [("wexler -> brenn", "DOCTOR")]
 
 
 CLAUSES = {
@@ -1023,6 +1023,36 @@ CLAUSES = {
 def test_spans_are_cut_at_the_words_that_mark_a_clause(text, ents, expected):
     assert relabelled_with(CLAUSES, text, ents) == expected
     assert relabelled_with({}, text, ents) == ents
+
+
+@pytest.mark.parametrize(
+    "text,surface,expected",
+    [
+        # A capitalised name run on into a common word: cut there.
+        ("Marta requests a walker.", "Marta requests", ["Marta"]),
+        ("Seen by Ferrante tonight again.", "Ferrante tonight", ["Ferrante"]),
+        ("Marta Ferrante requests it.", "Marta Ferrante requests", ["Marta Ferrante"]),
+        # A word many people bear ("mills"), all lower case, or glued after
+        # a hyphen ("won" of "Ji-won"): stays.
+        ("Seen by Marta mills today.", "Marta mills", ["Marta mills"]),
+        ("Seen by marta requests today.", "marta requests", ["marta requests"]),
+        ("Seen by Ji-won Park today.", "Ji-won Park", ["Ji-won Park"]),
+        ("Seen by Harun bin Said today.", "Harun bin Said", ["Harun bin Said"]),
+        (
+            "Seen by Jan van der Meulen today.",
+            "Jan van der Meulen",
+            ["Jan van der Meulen"],
+        ),
+    ],
+)
+def test_common_words_cut_a_capitalised_span(text, surface, expected):
+    config = {**CLAUSES, "clause_word_labels": ["PATIENT"]}
+    found = relabelled_with(config, text, [(surface, "PATIENT")])
+    assert found == [(piece, "PATIENT") for piece in expected]
+    # Off for labels not listed.
+    assert relabelled_with(CLAUSES, text, [(surface, "PATIENT")]) == [
+        (surface, "PATIENT")
+    ]
 
 
 def test_clause_kept_must_map_labels_to_words():

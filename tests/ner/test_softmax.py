@@ -23,7 +23,7 @@ from ..conftest import ROOT
 from .conftest import TRAIN_DATA, make_examples, make_nlp
 
 FIRST = ["John", "Mary", "Ana", "Lee", "Omar", "Kim", "Ruth", "Paul"]
-LAST = ["Smith", "Jones", "Garcia", "Chen", "Haddad", "Novak", "Berg", "Okafor"]
+LAST = ["Smith", "Jones", "Garcia", "Chen", "Khouri", "Novak", "Berg", "Kowalczyk"]
 TEMPLATES = [
     "Seen by Dr {first} {last} on {date} .",
     "Patient {first} {last} returns {date} for review",
