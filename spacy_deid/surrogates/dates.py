@@ -32,7 +32,7 @@ import calendar
 import datetime
 import re
 from dataclasses import dataclass
-from typing import Callable, List, Optional, Tuple
+from typing import Callable, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 from spacy.tokens import Span
 
@@ -60,6 +60,13 @@ LEAP_YEAR = 2004
 # Extra days tried, in the shift's direction, when a coarse date ("2067",
 # "March", "Spring 2067") would come out unchanged.
 _BUMPS = (0, 31, 92, 366, 731)
+# Extra days tried, in the shift's direction and for the whole span, when a
+# shifted date reads as one of the doc's original dates ("2071" shifted a year
+# back reads "2070", written elsewhere in the note): a shifted string must not
+# bring an original back. A few days first, then a year or two for years.
+_NUDGES = (1, 2, 3, 4, 5, 6, 366, 731)
+_WORDS = re.compile(r"[^\W\d_]+")
+_RANGE_PARTS = re.compile(r"\s*(?:-|\u2013|\u2014|\bto\b|\bthrough\b|\bal\b|\ba\b)\s*")
 
 # A day inside each season (month, day), used as the reference date.
 _SEASON_DAYS = {
@@ -95,6 +102,7 @@ def shift_date_text(
     reference: Optional[datetime.date] = None,
     lang: str = "en",
     gap: Optional[Callable[[str], str]] = None,
+    avoid: FrozenSet[str] = frozenset(),
 ) -> Optional[str]:
     """Shift every date expression in a DATE span and keep its format.
 
@@ -107,37 +115,115 @@ def shift_date_text(
     gap (Optional[Callable[[str], str]]): What the text between and around the
         date expressions becomes (default: kept as it is). A span may hold
         more than a date ("okoro 3/4" of a bed list).
+    avoid (FrozenSet[str]): The doc's original date strings (`date_strings`):
+        when a shifted date reads as one of them, the span is moved a few days
+        (then a year or two) further in the shift's direction, so that no
+        original date string comes back; if every try reads as one, the
+        plain shift.
     RETURNS (Optional[str]): The shifted text, or None if no date expression
         was found (or a parsed one could not be shifted).
     """
     found = _scan(text, date_language(lang))
     if not found:
         return None
+    items = _with_years(found, reference)
+    if items is None:
+        return None
+    sign = 1 if shift_days >= 0 else -1
+    dates = _render_all(items, shift_days)
+    if dates is None:
+        return None
+    for extra in _NUDGES if avoid and _reads_as_any(items, dates, avoid) else ():
+        nudged = _render_all(items, shift_days + sign * extra)
+        if nudged is not None and not _reads_as_any(items, nudged, avoid):
+            dates = nudged
+            break
+    gaps = [
+        text[a.match.end() : b.match.start()]
+        for a, b in zip(items, items[1:], strict=False)
+    ]
+    gaps = [text[: items[0].match.start()], *gaps, text[items[-1].match.end() :]]
+    # The gaps are filled once every date could be shifted.
+    fill = gap or (lambda part: part)
+    return "".join(
+        fill(part) + date for part, date in zip(gaps, [*dates, ""], strict=True)
+    )
+
+
+def _with_years(
+    found: List[_Found], reference: Optional[datetime.date]
+) -> Optional[List[_Found]]:
+    """The expressions, those without a year parsed again in the year of the
+    nearest one that has one (before it, else after it), else `reference`."""
     anchors = [(i, f.parsed.date) for i, f in enumerate(found) if f.parsed.has_year]
-    gaps: List[str] = []
-    dates: List[str] = []
-    last = 0
+    items: List[_Found] = []
     for i, item in enumerate(found):
-        parsed = item.parsed
-        if not parsed.has_year and item.pattern.name != "weekday":
+        if not item.parsed.has_year and item.pattern.name != "weekday":
             before = [date for j, date in anchors if j < i]
             after = [date for j, date in anchors if j > i]
             ref = before[-1] if before else (after[0] if after else reference)
             reparsed = _parse(item.pattern, item.match, ref, item.lenient)
             if reparsed is None:
                 return None
-            parsed = reparsed
-        new = _render_shifted(item.pattern, item.match, parsed, shift_days)
+            item = _Found(item.pattern, item.match, reparsed, item.lenient)
+        items.append(item)
+    return items
+
+
+def _render_all(items: List[_Found], shift_days: int) -> Optional[List[str]]:
+    """Each expression shifted, or None if one could not be."""
+    dates = []
+    for item in items:
+        new = _render_shifted(item.pattern, item.match, item.parsed, shift_days)
         if new is None:
             return None
-        gaps.append(text[last : item.match.start()])
         dates.append(new)
-        last = item.match.end()
-    gaps.append(text[last:])
-    dates.append("")
-    # The gaps are filled once every date could be shifted.
-    fill = gap or (lambda part: part)
-    return "".join(fill(part) + date for part, date in zip(gaps, dates, strict=True))
+    return dates
+
+
+def _reads_as_any(items: List[_Found], dates: List[str], avoid: FrozenSet[str]) -> bool:
+    """Whether a shifted expression reads as one of the `avoid` strings, or
+    a shifted range lost its span ("2069-2069")."""
+    for item, new in zip(items, dates, strict=True):
+        strings = {new.casefold()}
+        if item.parsed.end is not None:
+            parts = [part.casefold() for part in _RANGE_PARTS.split(new)]
+            old = {part.casefold() for part in _RANGE_PARTS.split(item.match.group())}
+            if len(set(parts)) < len(old):
+                return True
+            strings.update(parts)
+        if "wday" in item.parsed.fields:
+            strings.update(word.casefold() for word in _WORDS.findall(new))
+        if not strings.isdisjoint(avoid):
+            return True
+    return False
+
+
+def date_strings(texts: Iterable[str], lang: str = "en") -> FrozenSet[str]:
+    """The date strings of some DATE spans' texts, lower case: each date
+    expression, each end of a range ("2070" and "2071" of "2070-2071") and
+    each weekday name ("wednesday" of "Wednesday 11/21").
+
+    texts (Iterable[str]): The spans' texts.
+    lang (str): The date language ("en", "es").
+    RETURNS (FrozenSet[str]): The strings.
+    """
+    found: Set[str] = set()
+    for text in texts:
+        for item in _scan(text, date_language(lang)):
+            found.update(_strings_of(item.match.group(), item.parsed))
+    return frozenset(found)
+
+
+def _strings_of(expression: str, parsed: ParsedDate) -> Set[str]:
+    """An expression, the ends of a range and a weekday name, lower case."""
+    strings = {expression.casefold()}
+    if parsed.end is not None:
+        strings.update(part.casefold() for part in _RANGE_PARTS.split(expression))
+    if "wday" in parsed.fields:
+        strings.add(parsed.fields["wday"][2].casefold())
+    strings.discard("")
+    return strings
 
 
 def find_anchor(text: str, lang: str = "en") -> Optional[datetime.date]:
@@ -327,23 +413,30 @@ def _easter(year: int) -> datetime.date:
 def _render_shifted(
     pattern: DatePattern, match: "re.Match[str]", parsed: ParsedDate, shift_days: int
 ) -> Optional[str]:
-    original = match.group()
+    original = match.group().casefold()
     sign = 1 if shift_days >= 0 else -1
     for bump in _BUMPS:
         try:
-            delta = datetime.timedelta(days=shift_days + sign * bump)
-            new_date = parsed.date + delta
-            new_end = parsed.end + delta if parsed.end is not None else None
+            rendered = _render_at(pattern, match, parsed, shift_days + sign * bump)
         except OverflowError:
             return None
-        if pattern.name == "weekday":
-            new_date = parsed.date + datetime.timedelta(days=shift_days % 7 or 1)
-        if pattern.name == "holiday":
-            return render_holiday(match, parsed, new_date)
-        rendered = render_date(match, parsed, new_date, new_end, pattern.lang)
-        if rendered.casefold() != original.casefold():
+        if pattern.name == "holiday" or rendered.casefold() != original:
             return rendered
     return None
+
+
+def _render_at(
+    pattern: DatePattern, match: "re.Match[str]", parsed: ParsedDate, days: int
+) -> str:
+    """The date expression moved by `days` (a weekday by `days` mod 7)."""
+    delta = datetime.timedelta(days=days)
+    new_date = parsed.date + delta
+    new_end = parsed.end + delta if parsed.end is not None else None
+    if pattern.name == "weekday":
+        new_date = parsed.date + datetime.timedelta(days=days % 7 or 1)
+    if pattern.name == "holiday":
+        return render_holiday(match, parsed, new_date)
+    return render_date(match, parsed, new_date, new_end, pattern.lang)
 
 
 def _parse_year(value: str) -> int:
@@ -377,7 +470,7 @@ def _season_name(value: str, lang: str = "en") -> str:
 __all__ = [
     "date_references",
     "DATE_LANGUAGES", "DEFAULT_YEAR", "ES_MONTHS", "ES_WEEKDAYS", "LEAP_YEAR",
-    "date_language", "find_anchor", "shift_date_text",
+    "date_language", "date_strings", "find_anchor", "shift_date_text",
 ]  # fmt: skip
 
 

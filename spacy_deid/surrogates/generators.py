@@ -208,6 +208,7 @@ class SurrogateGenerator:
         attempt: int = 0,
         reference: Optional[datetime.date] = None,
         names: Optional["NameContext"] = None,
+        dates: FrozenSet[str] = frozenset(),
     ) -> str:
         """Return the surrogate for one PHI string.
 
@@ -222,6 +223,8 @@ class SurrogateGenerator:
             mention in the doc, to place dates written without a year.
         names (Optional[NameContext]): For names: the doc's full names, so
             that initials match the surrogate names (see `name_context`).
+        dates (FrozenSet[str]): For DATE: the doc's original date strings
+            (`dates.date_strings`), which no shifted date may read as.
         RETURNS (str): The surrogate.
         """
         label = normalize_label(label)
@@ -230,7 +233,7 @@ class SurrogateGenerator:
         if label == "AGE":
             return self.age(text, patient, flags, attempt)
         if label == "DATE":
-            return self.date(text, patient, date_shift, attempt, reference)
+            return self.date(text, patient, date_shift, attempt, reference, dates)
         if label == "ZIP":
             return self.zip_code(text, patient, attempt)
         if label in ("PHONE", "FAX"):
@@ -312,8 +315,11 @@ class SurrogateGenerator:
         date_shift: int,
         attempt: int = 0,
         reference: Optional[datetime.date] = None,
+        avoid: FrozenSet[str] = frozenset(),
     ) -> str:
-        """Shift the date by the patient's offset, keeping its format. The
+        """Shift the date by the patient's offset, keeping its format (moved
+        a little further where it would read as one of the `avoid` strings,
+        the doc's original dates). The
         rest of the span, or all of it if it can't be parsed, keeps only its
         date words (`date_patterns.is_date_word`): other words and digits are
         replaced by shape ("okoro" in "okoro/75", "RXN" in an ID). A span
@@ -333,7 +339,7 @@ class SurrogateGenerator:
 
         if attempt == 0:
             shifted = shift_date_text(
-                text, date_shift, reference, self.date_lang, gap=undated
+                text, date_shift, reference, self.date_lang, gap=undated, avoid=avoid
             )
             if shifted is not None:
                 return shifted

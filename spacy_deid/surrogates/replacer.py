@@ -20,7 +20,17 @@ import os
 import sys
 import warnings
 from pathlib import Path
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
+from typing import (
+    Any,
+    Dict,
+    FrozenSet,
+    Iterable,
+    Iterator,
+    List,
+    Optional,
+    Tuple,
+    Union,
+)
 
 import srsly
 from spacy.language import Language
@@ -33,7 +43,7 @@ from ..core.extensions import DEIDENTIFIED, ENTS, FLAGS, OFFSET_MAP, PATIENT
 from ..core.extensions import SPAN_GROUPS, SURROGATE, get_patient
 from ..core.extensions import install_extensions
 from ..labels import normalize_label
-from .dates import date_language, date_references
+from .dates import date_language, date_references, date_strings
 from .generators import (
     AGE_OVER_89_TEXT,
     NameContext,
@@ -253,6 +263,18 @@ class PhiSurrogates:
             if surrogate_mode
             else [None] * len(spans)
         )
+        dates = (
+            date_strings(
+                (
+                    span.text
+                    for span, label in zip(spans, labels, strict=True)
+                    if label is not None and normalize_label(label) == "DATE"
+                ),
+                self.date_lang,
+            )
+            if surrogate_mode
+            else frozenset()
+        )
         names = name_context(
             span.text
             for span, label in zip(spans, labels, strict=True)
@@ -272,6 +294,7 @@ class PhiSurrogates:
                 reference=reference,
                 names=names,
                 label=label,
+                dates=dates,
             )
             replacements.append((start, end, new))
             for member in members:
@@ -340,6 +363,7 @@ class PhiSurrogates:
         reference: Optional[datetime.date] = None,
         names: Optional[NameContext] = None,
         label: Optional[str] = None,
+        dates: FrozenSet[str] = frozenset(),
     ) -> str:
         flags = sorted({flag for m in members for flag in (m._.phi_flags or ())})
         extra = "\x00".join([",".join(flags), str(reference)])
@@ -354,6 +378,7 @@ class PhiSurrogates:
                 reference=reference,
                 names=names,
                 target=label,
+                dates=dates,
             )
         return cache[cache_key]
 
@@ -367,6 +392,7 @@ class PhiSurrogates:
         reference: Optional[datetime.date] = None,
         names: Optional[NameContext] = None,
         target: Optional[str] = None,
+        dates: FrozenSet[str] = frozenset(),
     ) -> str:
         """The replacement: a tag or mask with the span's own `label`, or a
         surrogate for the `target` label (None: masked)."""
@@ -378,7 +404,14 @@ class PhiSurrogates:
             return mask
         try:
             return self._surrogate(
-                target, text, patient, shift, flags, reference=reference, names=names
+                target,
+                text,
+                patient,
+                shift,
+                flags,
+                reference=reference,
+                names=names,
+                dates=dates,
             )
         except Exception as err:  # fail closed, never fall back to the text
             logger.warning(
@@ -397,6 +430,7 @@ class PhiSurrogates:
         flags: List[str],
         reference: Optional[datetime.date] = None,
         names: Optional[NameContext] = None,
+        dates: FrozenSet[str] = frozenset(),
     ) -> str:
         generator = self._generator
         if label == "AGE":
@@ -420,6 +454,7 @@ class PhiSurrogates:
                 attempt=attempt,
                 reference=reference,
                 names=names,
+                dates=dates,
             )
             if one_word:
                 new = one_lower_word(new) or new

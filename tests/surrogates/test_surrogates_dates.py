@@ -149,3 +149,42 @@ def test_weekday_shift_matches_date_shift(nlp):
     assert new == D(2067, 3, 14) + datetime.timedelta(days=shift)
     # 2067-03-14 is a Monday, so the shifted weekday is the real weekday
     assert new.strftime("%A") == doc.ents[0]._.surrogate.split(",")[0]
+
+
+@pytest.mark.parametrize(
+    "text,shift,avoid,plain,moved",
+    [
+        # A year shifted onto another original year: a year further.
+        ("2082", -200, {"2081"}, "2081", "2080"),
+        # Both ends of a range: neither end may read as an original.
+        ("2081\u20132082", -200, {"2081", "2082"}, "2080\u20132081", "2079\u20132080"),
+        # A full date shifted onto another original date: a day further.
+        ("03/12/2078", 45, {"04/26/2078"}, "04/26/2078", "04/27/2078"),
+        # A weekday: the next one that no original names.
+        ("Friday", -2, {"wednesday"}, "Wednesday", "Tuesday"),
+        # Weekday and date move together.
+        ("Wednesday 11/21", 2, {"friday"}, "Friday 11/23", "Saturday 11/24"),
+    ],
+)
+def test_a_shifted_date_never_reads_as_an_original(text, shift, avoid, plain, moved):
+    assert shift_date_text(text, shift) == plain
+    assert shift_date_text(text, shift, avoid=frozenset(avoid)) == moved
+
+
+def test_date_strings_hold_expressions_range_ends_and_weekdays():
+    from spacy_deid.surrogates.dates import date_strings
+
+    found = date_strings(["2081\u20132082", "Wednesday 11/21", "seen 3/4/2079"])
+    assert found == {"2081", "2082", "wednesday", "11/21", "3/4/2079"}
+    assert "seen" not in found
+
+
+def test_no_original_year_comes_back_in_the_note():
+    """Years a year apart in one note: the patient's shift alone would write
+    one of them back; the surrogates are moved on instead."""
+    nlp = make_nlp(date_shift_min=200, date_shift_max=200)
+    text = "Worked abroad 2081\u20132082; last lead level 2081, repeat 2083."
+    phi = [("2081\u20132082", "DATE"), ("2081", "DATE"), ("2083", "DATE")]
+    doc = deidentify(nlp, text, phi)
+    out = doc._.deidentified
+    assert not set(re.findall(r"\d{4}", out)) & {"2081", "2082", "2083"}, out
