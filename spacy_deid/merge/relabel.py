@@ -193,6 +193,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "nameless_word_zipf": 0.0,
     "job_label": "",
     "clause_word_labels": [],
+    "state_labels": [],
 }
 
 
@@ -259,6 +260,7 @@ def make_phi_relabel(
     nameless_word_zipf: float,
     job_label: str,
     clause_word_labels: List[str],
+    state_labels: List[str],
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -379,6 +381,9 @@ def make_phi_relabel(
         holding a capitalised word are also cut at a lower-case common word
         that fewer than `min_name_count` people bear ("Marta requests",
         `edges.common_word_marker`).
+    state_labels (List[str]): Labels whose spans that are a US state's full
+        name, borne by fewer than `STATE_NAME_BEARERS` people, take
+        `state_label` ("Ohio" tagged as a clinician).
     """
     return PhiRelabel(
         name,
@@ -434,6 +439,7 @@ def make_phi_relabel(
         nameless_word_zipf=nameless_word_zipf,
         job_label=job_label,
         clause_word_labels=clause_word_labels,
+        state_labels=state_labels,
     )
 
 
@@ -486,6 +492,9 @@ class PhiRelabel(CfgSerializable):
         }
         self._clause_joiners = frozenset(cfg["clause_joiners"])
         self._clause_words = frozenset(cfg["clause_word_labels"])
+        self._states = (
+            frozenset(cfg["state_labels"]) if cfg["state_label"] else frozenset()
+        )
         self._code_line_labels = frozenset(cfg["code_line_labels"])
         self._po_boxes = (
             frozenset(cfg["po_box_labels"]) if cfg["street_label"] else frozenset()
@@ -514,6 +523,7 @@ class PhiRelabel(CfgSerializable):
             self._code_line_labels,
             self._po_boxes,
             self._countries,
+            self._states,
             {cfg["country_label"]} if cfg["city_label"] else (),
             self._occupations,
             self._words,
@@ -555,6 +565,7 @@ class PhiRelabel(CfgSerializable):
             ent = self._without_credentials(ent)
             ent = self._without_symbols(ent)
             ent = self._as_country_or_city(ent)
+            ent = self._as_state(ent)
             ent = self._as_po_box(ent)
             ent = self._as_cued_contact(ent)
             ent = self._as_titled_clinician(ent)
@@ -710,6 +721,20 @@ class PhiRelabel(CfgSerializable):
         ):
             return _with_label(ent, city)
         return ent
+
+    def _as_state(self, ent: Span) -> Span:
+        """A span that is a US state's full name and hardly a person's, as
+        `state_label` ("Ohio" tagged as a clinician; "Georgia" stays)."""
+        label = self.cfg["state_label"]
+        if ent.label_ not in self._states or ent.label_ == label:
+            return ent
+        text = ent.text
+        if "." in text or len(text) < 4 or not text[:1].isupper():
+            return ent  # "Calif." and "MA" are abbreviations
+        k = lookup(text)
+        if not k.is_state or k.surname_count + k.given_count >= STATE_NAME_BEARERS:
+            return ent
+        return _with_label(ent, label)
 
     def _as_po_box(self, ent: Span) -> Span:
         """A post office box and its number, as `street_label`, with the
@@ -928,6 +953,9 @@ class PhiRelabel(CfgSerializable):
 
 
 _POSSESSIVES = ("'s", "\u2019s")
+# A state's name borne by this many people is a person's name too ("Georgia",
+# "Virginia", "Washington"); "Florida" (about 4,000) and "Nevada" are not.
+STATE_NAME_BEARERS = 10_000
 # A title-case first word counts as a common word at the start of a sentence
 # only below this name zipf (few bearers: "The", "Soup"); first names of the
 # train split's sentence-initial gold ("Eve", "Rocky", "Buddy") lie above it.
@@ -981,6 +1009,7 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "code_line_labels",
         "clause_labels",
         "clause_word_labels",
+        "state_labels",
         "clause_joiners",
         *_SHAPES,
     ):

@@ -27,6 +27,7 @@ from typing import (
     Iterable,
     Iterator,
     List,
+    NamedTuple,
     Optional,
     Tuple,
     Union,
@@ -143,6 +144,34 @@ def make_phi_surrogates(
         label_map=label_map,
         locale=locale,
     )
+
+
+class Originals(NamedTuple):
+    """A doc's original PHI strings, lower case, that no surrogate may read as
+    (a state's surrogate that is another state of the note, a shifted date
+    that is another date of it): such a surrogate would write an original
+    back into the output."""
+
+    texts: FrozenSet[str]
+    dates: FrozenSet[str]  # `dates.date_strings` of the DATE spans
+
+    @classmethod
+    def of(
+        cls, spans: List[Span], labels: List[Optional[str]], lang: str
+    ) -> "Originals":
+        """The strings of the doc's spans (`labels`: their surrogate labels)."""
+        dated = (
+            span.text
+            for span, label in zip(spans, labels, strict=True)
+            if label is not None and normalize_label(label) == "DATE"
+        )
+        texts = frozenset(span.text.casefold() for span in spans)
+        return cls(texts, date_strings(dated, lang))
+
+    def reads_as(self, new: str, text: str) -> bool:
+        """Whether `new`, the surrogate of `text`, is another original."""
+        folded = new.casefold()
+        return folded != text.casefold() and folded in self.texts
 
 
 class PhiSurrogates:
@@ -263,17 +292,8 @@ class PhiSurrogates:
             if surrogate_mode
             else [None] * len(spans)
         )
-        dates = (
-            date_strings(
-                (
-                    span.text
-                    for span, label in zip(spans, labels, strict=True)
-                    if label is not None and normalize_label(label) == "DATE"
-                ),
-                self.date_lang,
-            )
-            if surrogate_mode
-            else frozenset()
+        originals = (
+            Originals.of(spans, labels, self.date_lang) if surrogate_mode else None
         )
         names = name_context(
             span.text
@@ -294,7 +314,7 @@ class PhiSurrogates:
                 reference=reference,
                 names=names,
                 label=label,
-                dates=dates,
+                originals=originals,
             )
             replacements.append((start, end, new))
             for member in members:
@@ -363,7 +383,7 @@ class PhiSurrogates:
         reference: Optional[datetime.date] = None,
         names: Optional[NameContext] = None,
         label: Optional[str] = None,
-        dates: FrozenSet[str] = frozenset(),
+        originals: Optional["Originals"] = None,
     ) -> str:
         flags = sorted({flag for m in members for flag in (m._.phi_flags or ())})
         extra = "\x00".join([",".join(flags), str(reference)])
@@ -378,7 +398,7 @@ class PhiSurrogates:
                 reference=reference,
                 names=names,
                 target=label,
-                dates=dates,
+                originals=originals,
             )
         return cache[cache_key]
 
@@ -392,7 +412,7 @@ class PhiSurrogates:
         reference: Optional[datetime.date] = None,
         names: Optional[NameContext] = None,
         target: Optional[str] = None,
-        dates: FrozenSet[str] = frozenset(),
+        originals: Optional["Originals"] = None,
     ) -> str:
         """The replacement: a tag or mask with the span's own `label`, or a
         surrogate for the `target` label (None: masked)."""
@@ -411,7 +431,7 @@ class PhiSurrogates:
                 flags,
                 reference=reference,
                 names=names,
-                dates=dates,
+                originals=originals,
             )
         except Exception as err:  # fail closed, never fall back to the text
             logger.warning(
@@ -430,7 +450,7 @@ class PhiSurrogates:
         flags: List[str],
         reference: Optional[datetime.date] = None,
         names: Optional[NameContext] = None,
-        dates: FrozenSet[str] = frozenset(),
+        originals: Optional["Originals"] = None,
     ) -> str:
         generator = self._generator
         if label == "AGE":
@@ -444,6 +464,7 @@ class PhiSurrogates:
         # A single lower-case word (often a common word tagged by mistake)
         # stays one lower-case word, so the sentence still reads.
         one_word = normalize_label(label) in WORD_LABELS and is_one_lower_word(text)
+        fallback: Optional[str] = None
         for attempt in range(MAX_ATTEMPTS):
             new = generator.generate(
                 label,
@@ -454,12 +475,21 @@ class PhiSurrogates:
                 attempt=attempt,
                 reference=reference,
                 names=names,
-                dates=dates,
+                dates=originals.dates if originals else frozenset(),
             )
             if one_word:
                 new = one_lower_word(new) or new
-            if not reveals(text, new):
+            if reveals(text, new):
+                continue
+            if (
+                normalize_label(label) == "DATE"
+                or not originals
+                or not originals.reads_as(new, text)
+            ):
                 return new
+            fallback = fallback or new
+        if fallback is not None:
+            return fallback
         raise ValueError("Every derived surrogate revealed the original.")
 
     def _get_spans(self, doc: Doc) -> List[Span]:

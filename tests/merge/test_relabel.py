@@ -240,6 +240,8 @@ def test_bad_config():
         PhiRelabel(job_label=["PROFESSION"])
     with pytest.raises(ValueError):
         PhiRelabel(clause_word_labels="PATIENT")
+    with pytest.raises(ValueError):
+        PhiRelabel(state_labels="DOCTOR")
 
 
 # Narrative sentences of our own through the shipped MEDDOCAN pipeline: names
@@ -1053,6 +1055,30 @@ def test_common_words_cut_a_capitalised_span(text, surface, expected):
     assert relabelled_with(CLAUSES, text, [(surface, "PATIENT")]) == [
         (surface, "PATIENT")
     ]
+
+
+@pytest.mark.parametrize(
+    "surface,label,expected",
+    [
+        ("Ohio", "DOCTOR", "STATE"),
+        ("Nevada", "USERNAME", "STATE"),
+        ("New Hampshire", "HOSPITAL", "STATE"),
+        # A person's name too, an abbreviation, a label not listed: stays.
+        ("Georgia", "DOCTOR", "DOCTOR"),
+        ("Calif.", "DOCTOR", "DOCTOR"),
+        ("Ohio", "CITY", "CITY"),
+    ],
+)
+def test_a_state_s_name_is_a_state(surface, label, expected):
+    config = {
+        "state_label": "STATE",
+        "state_labels": ["DOCTOR", "USERNAME", "HOSPITAL"],
+    }
+    text = f"Licence from {surface} today."
+    assert relabelled_with(config, text, [(surface, label)]) == [(surface, expected)]
+    # Without a state label nothing changes.
+    config = {**config, "state_label": ""}
+    assert relabelled_with(config, text, [(surface, label)]) == [(surface, label)]
 
 
 def test_clause_kept_must_map_labels_to_words():
