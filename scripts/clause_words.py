@@ -12,6 +12,11 @@ Prints, as config lines for `[components.phi_relabel]`:
 - `clause_joiners`: the stop words that some gold span holds between two
   capitalised words ("and", "of": "Bureau of Prisons").
 
+With `--word-labels` (the `clause_word_labels`), `clause_kept` also holds, for
+those labels, the lower-case common words (`edges.common_word_marker`) that
+the label's gold spans hold beside a capitalised word ("school" in "Holy
+Family school"): common words that end no name of that label.
+
 Tokens come from the pipeline's own tokenizer, so that they are the tokens
 the component sees. Run it on the train split only. Prints no note text:
 only stop words, which no note's PHI is.
@@ -26,6 +31,7 @@ import srsly
 from spacy.tokens import Span
 
 import spacy_deid
+from spacy_deid.merge.edges import common_word_marker
 
 DEFAULT_LABELS = (
     "PATIENT,DOCTOR,PROFESSION,ORGANIZATION,HOSPITAL,DEPARTMENT,"
@@ -44,11 +50,22 @@ def gold_spans(path: str, model: str) -> Iterator[Span]:
                 yield span
 
 
-def clause_settings(spans: Iterator[Span], labels: Set[str]) -> Tuple[Dict, List]:
+def clause_settings(
+    spans: Iterator[Span],
+    labels: Set[str],
+    word_labels: Set[str] = frozenset(),
+    min_name_count: int = 1000,
+) -> Tuple[Dict, List]:
     """(clause_kept, clause_joiners) from gold spans."""
     kept: Dict[str, Set[str]] = defaultdict(set)
     joiners: Set[str] = set()
     for span in spans:
+        if span.label_ in word_labels and any(
+            t.is_alpha and t.text[:1].isupper() for t in span
+        ):
+            kept[span.label_].update(
+                t.text for t in span if common_word_marker(t, min_name_count)
+            )
         for t in span:
             if not (t.is_stop and t.is_alpha and t.is_lower):
                 continue
@@ -67,9 +84,18 @@ def main() -> None:
     parser.add_argument("train", help="Train corpus (JSONL with gold spans)")
     parser.add_argument("--model", default="en", help="Pipeline whose tokenizer to use")
     parser.add_argument("--labels", default=DEFAULT_LABELS, help="Labels to derive")
+    parser.add_argument(
+        "--word-labels", default="", help="The clause_word_labels (comma-separated)"
+    )
+    parser.add_argument(
+        "--min-name-count", type=int, default=1000, help="phi_relabel's min_name_count"
+    )
     args = parser.parse_args()
     labels = set(args.labels.split(","))
-    kept, joiners = clause_settings(gold_spans(args.train, args.model), labels)
+    word_labels = set(filter(None, args.word_labels.split(",")))
+    kept, joiners = clause_settings(
+        gold_spans(args.train, args.model), labels, word_labels, args.min_name_count
+    )
     print(f"clause_labels = {json.dumps(sorted(labels))}")
     print(f"clause_kept = {json.dumps(kept)}")
     print(f"clause_joiners = {json.dumps(joiners)}")

@@ -12,6 +12,7 @@ from typing import AbstractSet, List, Optional, Tuple
 from spacy.tokens import Span, Token
 
 from ..knowledge import COMMON_WORD_ZIPF, lookup
+from ..knowledge.occupations import names_an_occupation
 
 # Clause ends the tokenizer splits off a word (an abbreviation's period stays
 # on it: "Dr.", "St.").
@@ -158,11 +159,11 @@ def common_word_marker(token: Token, min_name_count: int) -> bool:
     name, at least once in a million words, and that fewer than
     `min_name_count` people bear: "requests" in "Marta requests" or
     "tonight" in "Ferrante tonight" ends a name that a tagger ran on. Name
-    particles ("bin") are not."""
+    particles ("bin") and job words are not."""
     if not (token.is_alpha and token.is_lower and len(token) >= 3):
         return False
-    if token.text in NAME_PARTICLES:
-        return False
+    if token.text in NAME_PARTICLES or names_an_occupation(token.text):
+        return False  # a job word stays with its piece ("librarian with Adams")
     if token.i > 0 and not token.doc[token.i - 1].whitespace_:
         return False
     k = lookup(token.text)

@@ -43,3 +43,21 @@ def test_kept_words_and_joiners_come_from_the_gold_spans():
     }
     # Between two capitalised words, in a span of any label.
     assert joiners == ["of"]
+
+
+def test_word_labels_keep_the_common_words_their_gold_spans_hold():
+    gold = spans(
+        [
+            ("Holy Family school", "ORGANIZATION"),
+            ("Marta requests", "PATIENT"),  # a word label's own gold word
+            ("marta requests", "ORGANIZATION"),  # no capitalised word
+            ("Kingdom Hall", "ORGANIZATION"),
+        ]
+    )
+    kept, _ = clause_words.clause_settings(
+        iter(gold), {"ORGANIZATION", "PATIENT"}, {"ORGANIZATION", "PATIENT"}
+    )
+    assert kept == {"ORGANIZATION": ["school"], "PATIENT": ["requests"]}
+    # Without word labels, stop words only.
+    kept, _ = clause_words.clause_settings(iter(gold), {"ORGANIZATION", "PATIENT"})
+    assert kept == {}
