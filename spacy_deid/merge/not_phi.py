@@ -441,6 +441,20 @@ def credential_follows(span: Span) -> bool:
     )
 
 
+def credential_after_space(span: Span) -> bool:
+    """Whether an upper-case credential follows a span after a space on its
+    line, without a comma ("Ana Ruiz MD", "paged by Ana Ruiz RN").
+
+    span (Span): The entity.
+    RETURNS (bool): True if so.
+    """
+    doc = span.doc
+    if span.end >= len(doc) or span[-1].whitespace_ not in (" ", "\t"):
+        return False
+    following = doc[span.end]
+    return following.is_upper and is_credential(following.text)
+
+
 def follows_name(span: Span, person_labels: frozenset) -> bool:
     """Whether a span comes after a person's name, a comma and credentials.
 

@@ -106,7 +106,8 @@ from ..core.extensions import SPAN_GROUPS, install_extensions
 from ..knowledge import lookup
 from ..knowledge.occupations import heads_an_occupation, names_an_occupation
 from ..knowledge.credentials import is_credential
-from .not_phi import credential_follows, credential_start, follows_name
+from .not_phi import credential_after_space, credential_follows, credential_start
+from .not_phi import follows_name
 from .not_phi import is_drug_word, is_list_entry
 from .not_phi import is_gestational_age, is_non_date_fraction, is_quantity
 from .not_phi import in_code, is_duration, is_nameless_word, is_title_after_name
@@ -698,9 +699,18 @@ class PhiRelabel(CfgSerializable):
         if any(c.isdigit() for c in ent.text):
             return ent
         comma = credential_start(ent)
-        if comma is None and not credential_follows(ent):
+        # Without a comma only after a person's name: "Salem MA" is a place.
+        spaced = (
+            comma is None
+            and ent.label_ in self._persons
+            and credential_after_space(ent)
+        )
+        if comma is None and not spaced and not credential_follows(ent):
             return ent
-        credential = ent.doc[(ent.end if comma is None else comma) + 1]
+        if spaced:
+            credential = ent.doc[ent.end]
+        else:
+            credential = ent.doc[(ent.end if comma is None else comma) + 1]
         name = ent if comma is None else ent.doc[ent.start : comma]
         if lookup(credential.text).is_state_code and lookup(name.text).place_population:
             return ent  # "Salem, MA", "Butte, MT"; not "Ines Varga, MD"

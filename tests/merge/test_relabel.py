@@ -502,6 +502,23 @@ def test_names_that_credentials_follow_are_clinicians():
     ]
 
 
+def test_a_person_that_a_credential_follows_without_a_comma_is_a_clinician():
+    nlp = make_converter_nlp("en")
+    config = {
+        **SHAPES,
+        "credentialed_labels": ["CITY", "PATIENT"],
+        "credentialed_label": "DOCTOR",
+    }
+    nlp.add_pipe("phi_relabel", config=config)
+    text = "Paged by Ada Lusk RN re: pain. Lives in Salem MA now. Seen by Ivo Tamm\nMD list."
+    ents = [("Ada Lusk", "PATIENT"), ("Salem", "CITY"), ("Ivo Tamm", "PATIENT")]
+    assert relabelled(nlp, text, ents) == [
+        ("Ada Lusk", "DOCTOR"),
+        ("Salem", "CITY"),  # not a person's span: a place and its state
+        ("Ivo Tamm", "PATIENT"),  # the credential is on the next line
+    ]
+
+
 def test_a_state_after_a_city_or_a_given_name_after_a_surname_stays():
     nlp = shapes_nlp()
     text = "Lives in Tolland, CT. Patient: VARGO, DANIEL; Dr. Ivo Tamm, MD."
