@@ -182,9 +182,10 @@ def clause_pieces(
     (`_clause_marker`), without the markers and the marks next to them:
     "nurse who visits on weekends", a job, is cut at "who" and "on". With
     `min_name_count`, a span that holds a capitalised word is also cut at its
-    lower-case common words (`common_word_marker`): in the train split no
-    gold name or place span mixes the two. Pieces of no letter or digit are
-    left out; a span with no marker is one piece."""
+    lower-case common words (`common_word_marker`) that are not `kept`: the
+    train split's gold names and places never mix the two, and its firms
+    only with "school". Pieces of no letter or digit are left out; a span with
+    no marker is one piece."""
     doc = span.doc
     words = min_name_count is not None and any(
         t.is_alpha and t.text[:1].isupper() for t in span

@@ -319,12 +319,12 @@ class SurrogateGenerator:
     ) -> str:
         """Shift the date by the patient's offset, keeping its format (moved
         a little further where it would read as one of the `avoid` strings,
-        the doc's original dates). The
-        rest of the span, or all of it if it can't be parsed, keeps only its
-        date words (`date_patterns.is_date_word`): other words and digits are
-        replaced by shape ("okoro" in "okoro/75", "RXN" in an ID). A span
-        made only of words that can't be parsed becomes DATE_WORD_FALLBACK
-        (never random letters)."""
+        the doc's original dates). The rest of the span, or all of it if it
+        can't be parsed, keeps only its date words
+        (`date_patterns.is_date_word`): other words and digits are replaced by
+        shape ("okoro" in "okoro/75", "RXN" in an ID). A span made only of
+        words that can't be parsed becomes DATE_WORD_FALLBACK (never random
+        letters)."""
         rng: Optional[random.Random] = None
 
         def undated(part: str) -> str:
