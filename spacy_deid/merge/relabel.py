@@ -37,7 +37,7 @@ does a span that a rule found as it is (`rule_spans_key`). With `initial_words`
 the first word may also be a title-case one that opens a sentence or line and
 that almost nobody bears as a name ("The stock market" as a firm); with
 `nameless_word_zipf` a lower-case word nobody bears as a name and no place is
-called, at least that common, counts too ("inhaler" as a person). A span the
+called, at least that common, counts too ("spatula" as a person). A span the
 check drops that names a job takes `job_label` instead ("laborer" as a person).
 So is a span of `nameless_labels` that is one capitalised English word
 (zipf >= 3) that nobody in the name tables bears and no place is called:
@@ -373,8 +373,8 @@ def make_phi_relabel(
         "Soup, noodles"), the rest being lower-case common words.
     nameless_word_zipf (float): The common-word check also takes a lower-case
         word of three letters or more used at least this often (zipf) that
-        nobody in the name tables bears and no place is called ("inhaler",
-        "forklift"); 0 for off.
+        nobody in the name tables bears and no place is called ("spatula",
+        "wheelbarrow"); 0 for off.
     job_label (str): A span the common-word check would drop that names a
         job ("laborer" tagged as a person) takes this label instead ('' to
         drop it).

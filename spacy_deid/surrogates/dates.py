@@ -61,8 +61,8 @@ LEAP_YEAR = 2004
 # "March", "Spring 2067") would come out unchanged.
 _BUMPS = (0, 31, 92, 366, 731)
 # Extra days tried, in the shift's direction and for the whole span, when a
-# shifted date reads as one of the doc's original dates ("2071" shifted a year
-# back reads "2070", written elsewhere in the note): a shifted string must not
+# shifted date reads as one of the doc's original dates ("2067" shifted a year
+# back reads "2066", written elsewhere in the note): a shifted string must not
 # bring an original back. A few days first, then a year or two for years.
 _NUDGES = (1, 2, 3, 4, 5, 6, 366, 731)
 _WORDS = re.compile(r"[^\W\d_]+")
@@ -183,7 +183,7 @@ def _render_all(items: List[_Found], shift_days: int) -> Optional[List[str]]:
 
 def _reads_as_any(items: List[_Found], dates: List[str], avoid: FrozenSet[str]) -> bool:
     """Whether a shifted expression reads as one of the `avoid` strings, or
-    a shifted range lost its span ("2069-2069")."""
+    a shifted range lost its span ("2065-2065")."""
     for item, new in zip(items, dates, strict=True):
         strings = {new.casefold()}
         if item.parsed.end is not None:
@@ -201,7 +201,7 @@ def _reads_as_any(items: List[_Found], dates: List[str], avoid: FrozenSet[str]) 
 
 def date_strings(texts: Iterable[str], lang: str = "en") -> FrozenSet[str]:
     """The date strings of some DATE spans' texts, lower case: each date
-    expression, each end of a range ("2070" and "2071" of "2070-2071") and
+    expression, each end of a range ("2066" and "2067" of "2066-2067") and
     each weekday name ("wednesday" of "Wednesday 11/21").
 
     texts (Iterable[str]): The spans' texts.
