@@ -37,6 +37,11 @@ POSITIVES = [
     ("date.day_month_year", "14-Mar-2067", "14-Mar-2067"),
     ("date.day_month_year", "14-Sep-67", "14-Sep-67"),
     ("date.day_month_year", "14th of March, 2067", "14th of March, 2067"),
+    # All-caps notes: ordinal suffixes and "OF" in capitals.
+    ("date.day_month_year", "THE 14TH OF MARCH, 2067 AT", "14TH OF MARCH, 2067"),
+    ("date.month_day_year", "ADMITTED: MARCH 22ND, 2067", "MARCH 22ND, 2067"),
+    ("date.day_month", "SEEN THE 3RD OF MARCH AT NOON", "3RD OF MARCH"),
+    ("date.month_year", "SINCE MARCH OF 2067.", "MARCH OF 2067"),
     ("date.month_day", "on March 14th we", "March 14th"),
     ("date.month_day", "Mar 14 labs", "Mar 14"),
     ("date.month_day", "May 5", "May 5"),

@@ -41,7 +41,10 @@ _MON = (
 )
 # Full month names except "May" (the modal verb), for month-alone patterns.
 _MON_FULL = alternation(title_and_upper(n for n in _MONTH_NAMES if n != "May"))
-_DAY = r"(?P<d>[0-3]?\d)(?:st|nd|rd|th)?"
+# Ordinal suffixes in either case ("31st", "31ST" in an all-caps note).
+_ORD = r"(?:st|nd|rd|th|ST|ND|RD|TH)"
+_OF = r"(?:of|OF)"
+_DAY = r"(?P<d>[0-3]?\d)" + _ORD + "?"
 _YEAR4 = r"(?P<y>\d{4})"
 # A 4-digit or apostrophe year; 2 bare digits only after a dash ("14-Sep-67")
 # or glued to a month name ("12Mar67").
@@ -108,7 +111,7 @@ _MD_ANON = r"(?:1[0-2]|0?[1-9])/[0-3]?\d"
 _MDY_ANON = _MD_ANON + r"/(?:\d{4}|\d{2})"
 # A range dash: "9/14-9/16/2067", "September 14 - 16", "14\u201316 Sep".
 _DASH = r"[ \t]*[\-\u2013][ \t]*"
-_DAY2 = r"(?P<d2>[0-3]?\d)(?:st|nd|rd|th)?"
+_DAY2 = r"(?P<d2>[0-3]?\d)" + _ORD + "?"
 # The same, minus the prepositions that precede quantities ("to", "and", "of").
 _YEAR_CUE = (
     r"(?i:\b(?:in|since|from|until|till|thru|through|during|circa|ca\.|year"
@@ -358,7 +361,9 @@ PATTERNS: List[dict] = [
         + _DAY
         + _DASH
         + _DAY2
-        + r"(?:[ \t]+(?:of[ \t]+)?|-)?"
+        + r"(?:[ \t]+(?:"
+        + _OF
+        + r"[ \t]+)?|-)?"
         + _MON
         + r"(?:(?:,?[ \t]+|-)?"
         + _YEAR
@@ -372,7 +377,7 @@ PATTERNS: List[dict] = [
         "date.day_month_year",
         r"(?<![\w/.\-])(?P<phi>"
         + _DAY
-        + r"(?:[ \t]+(?:of[ \t]+)?|-)?"
+        + r"(?:[ \t]+(?:(?:of|OF)[ \t]+)?|-)?"
         + _MON
         + r"(?:,?[ \t]+|-)?"
         + _YEAR
@@ -391,7 +396,13 @@ PATTERNS: List[dict] = [
     # 14 March / 14th of March / the 14th of March (span excludes "the")
     _date(
         "date.day_month",
-        r"(?<![\w/.\-])(?P<phi>" + _DAY + r"(?:[ \t]+of)?[ \t]+" + _MON + r")(?!\w)",
+        r"(?<![\w/.\-])(?P<phi>"
+        + _DAY
+        + r"(?:[ \t]+"
+        + _OF
+        + r")?[ \t]+"
+        + _MON
+        + r")(?!\w)",
         exclude_after=_MAY_VERB,
         score=0.9,
         validator="calendar_date_fail_closed",
@@ -411,7 +422,11 @@ PATTERNS: List[dict] = [
     # March 2067 / Mar-2067 / March '08 / March of 2067
     _date(
         "date.month_year",
-        r"\b(?P<phi>" + _MON + r"(?:,?[ \t]+(?:of[ \t]+)?|[\-/])" + _YEAR + r")(?!\w)",
+        r"\b(?P<phi>"
+        + _MON
+        + r"(?:,?[ \t]+(?:(?:of|OF)[ \t]+)?|[\-/])"
+        + _YEAR
+        + r")(?!\w)",
         score=0.95,
     ),
     # A month name alone after a cue: "in March", "last May", "since June".
@@ -473,7 +488,7 @@ PATTERNS: List[dict] = [
     # Seasons with a year: "Spring 2067", "fall of '08".
     _date(
         "date.season_year",
-        r"\b(?P<phi>" + _SEASON + r"[ \t]+(?:of[ \t]+)?" + _YEAR + r")(?!\w)",
+        r"\b(?P<phi>" + _SEASON + r"[ \t]+(?:(?:of|OF)[ \t]+)?" + _YEAR + r")(?!\w)",
         score=0.9,
     ),
     # A season after a time cue: "last winter", "this past summer", "early fall"
@@ -496,7 +511,7 @@ PATTERNS: List[dict] = [
         "date.holiday",
         r"\b(?P<phi>"
         + alternation(_HOLIDAYS)
-        + r"(?:,?[ \t]+(?:of[ \t]+)?(?:\d{4}|['\u2019]\d{2})(?![\w'\u2019]))?"
+        + r"(?:,?[ \t]+(?:(?:of|OF)[ \t]+)?(?:\d{4}|['\u2019]\d{2})(?![\w'\u2019]))?"
         + r")(?!\w)",
         validator=None,
         score=0.85,
