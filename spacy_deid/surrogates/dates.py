@@ -202,7 +202,7 @@ def _reads_as_any(items: List[_Found], dates: List[str], avoid: FrozenSet[str]) 
 def date_strings(texts: Iterable[str], lang: str = "en") -> FrozenSet[str]:
     """The date strings of some DATE spans' texts, lower case: each date
     expression, each end of a range ("2066" and "2067" of "2066-2067") and
-    each weekday name ("wednesday" of "Wednesday 11/21").
+    each weekday name (of a weekday alone or before a date).
 
     texts (Iterable[str]): The spans' texts.
     lang (str): The date language ("en", "es").
