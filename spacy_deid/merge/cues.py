@@ -11,7 +11,7 @@ a work cue ("worked", "occupation") a few words back makes the span a job.
 """
 
 from itertools import islice
-from typing import AbstractSet, Dict, Iterator, Optional
+from typing import AbstractSet, Dict, Iterator, List, Optional, Tuple
 
 from spacy.tokens import Span, Token
 
@@ -24,6 +24,8 @@ _CONTACT_BREAKS = frozenset((".", ";", "·", "|", "•"))
 _JOB_WORDS = 4
 _JOB_TOKENS = 6
 _SENTENCE_ENDS = frozenset((".", ";", "!", "?"))
+# Marks that may stand between a cue phrase and its span ("Nickname: May").
+_PHRASE_MARKS = frozenset((":", "-", "\u2013", ",", "("))
 
 
 def cue_word(text: str) -> str:
@@ -54,6 +56,27 @@ def cued_label(span: Span, cues: Dict[str, str]) -> Optional[str]:
     return None
 
 
+def phrase_before(span: Span, phrases: AbstractSet[Tuple[str, ...]]) -> bool:
+    """Whether one of `phrases` (cue words, each folded as `cue_word`) ends
+    right before a span on its line, a colon, dash, comma or bracket between
+    them aside ("known as", "Nickname:", "sister -")."""
+    if not phrases:
+        return False
+    longest = max(len(phrase) for phrase in phrases)
+    words: List[str] = []
+    for token in clause_before(span, 2 * longest + 2, frozenset()):
+        if token.is_space or token.text in _PHRASE_MARKS:
+            continue
+        words.insert(0, cue_word(token.text))
+        if len(words) == longest:
+            break
+    return any(
+        tuple(words[len(words) - len(phrase) :]) == phrase
+        for phrase in phrases
+        if len(phrase) <= len(words)
+    )
+
+
 def job_cued(span: Span, cues: AbstractSet[str]) -> bool:
     """Whether a work cue (`cues`, folded as `cue_word`) is one of the four
     words before a span, in its clause and line ("works nights as a")."""
@@ -65,4 +88,4 @@ def job_cued(span: Span, cues: AbstractSet[str]) -> bool:
     return any(cue_word(token.text) in cues for token in islice(words, _JOB_WORDS))
 
 
-__all__ = ["clause_before", "cue_word", "cued_label", "job_cued"]
+__all__ = ["clause_before", "cue_word", "cued_label", "job_cued", "phrase_before"]

@@ -122,8 +122,22 @@ def holds_place(span: Span) -> bool:
     return False
 
 
+def holds_surname(span: Span, least: int) -> bool:
+    """Whether a capitalised word before a span's last is a surname that at
+    least `least` people bear and no common word ("Mayo" in "Mayo Clinic";
+    not "Lipid" or "Sleep")."""
+    for token in span[:-1]:
+        if not (token.is_alpha and token.text[:1].isupper()):
+            continue
+        k = lookup(token.text)
+        if k.surname_count >= least and not k.is_common_word:
+            return True
+    return False
+
+
 __all__ = [
     "holds_place",
+    "holds_surname",
     "is_city_not_country",
     "is_country_name",
     "is_po_box",

@@ -114,11 +114,12 @@ from .not_phi import in_code, is_duration, is_nameless_word, is_title_after_name
 from .not_phi import is_nameless_phrase
 from .not_phi import is_no_date
 from .code import code_lines
-from .cues import cue_word, cued_label, job_cued
+from .cues import cue_word, cued_label, job_cued, phrase_before
 from .edges import arrow_pieces, clause_end_start, clause_pieces, sentence_pieces
 from .edges import symbol_end
 from .places import (
     holds_place,
+    holds_surname,
     is_city_not_country,
     is_country_name,
     is_po_box,
@@ -126,6 +127,7 @@ from .places import (
     state_follows,
 )
 from ..tagging.ents import write_ents
+from ..text.datenames import MONTHS
 
 install_extensions()
 
@@ -195,6 +197,8 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "job_label": "",
     "clause_word_labels": [],
     "state_labels": [],
+    "month_name_cues": {},
+    "facility_name_count": 0,
 }
 
 
@@ -262,6 +266,8 @@ def make_phi_relabel(
     job_label: str,
     clause_word_labels: List[str],
     state_labels: List[str],
+    month_name_cues: Dict[str, List[str]],
+    facility_name_count: int,
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -385,6 +391,12 @@ def make_phi_relabel(
     state_labels (List[str]): Labels whose spans that are a US state's full
         name, borne by fewer than `STATE_NAME_BEARERS` people, take
         `state_label` ("Ohio" tagged as a clinician).
+    month_name_cues (Dict[str, List[str]]): Label -> cue phrases: a span of
+        `date_labels` that is one month's name right after such a phrase takes
+        the label ("sister May", "known as June": a name, not a date).
+    facility_name_count (int): With `facility_heads`, a surname borne by at
+        least this many people and no common word before the head makes a
+        facility too ("Mayo Clinic" tagged as a department); 0 for off.
     """
     return PhiRelabel(
         name,
@@ -441,6 +453,8 @@ def make_phi_relabel(
         job_label=job_label,
         clause_word_labels=clause_word_labels,
         state_labels=state_labels,
+        month_name_cues=month_name_cues,
+        facility_name_count=facility_name_count,
     )
 
 
@@ -496,6 +510,10 @@ class PhiRelabel(CfgSerializable):
         self._states = (
             frozenset(cfg["state_labels"]) if cfg["state_label"] else frozenset()
         )
+        self._month_cues = {
+            label: frozenset(tuple(cue_word(w) for w in cue.split()) for cue in cues)
+            for label, cues in cfg["month_name_cues"].items()
+        }
         self._code_line_labels = frozenset(cfg["code_line_labels"])
         self._po_boxes = (
             frozenset(cfg["po_box_labels"]) if cfg["street_label"] else frozenset()
@@ -525,6 +543,7 @@ class PhiRelabel(CfgSerializable):
             self._po_boxes,
             self._countries,
             self._states,
+            cfg["date_labels"] if self._month_cues else (),
             {cfg["country_label"]} if cfg["city_label"] else (),
             self._occupations,
             self._words,
@@ -567,6 +586,7 @@ class PhiRelabel(CfgSerializable):
             ent = self._without_symbols(ent)
             ent = self._as_country_or_city(ent)
             ent = self._as_state(ent)
+            ent = self._as_named_month(ent)
             ent = self._as_po_box(ent)
             ent = self._as_cued_contact(ent)
             ent = self._as_titled_clinician(ent)
@@ -746,6 +766,18 @@ class PhiRelabel(CfgSerializable):
             return ent
         return _with_label(ent, label)
 
+    def _as_named_month(self, ent: Span) -> Span:
+        """A month's name right after a cue phrase of `month_name_cues`, as
+        that phrase's label ("Brother August": a name)."""
+        if not self._month_cues or ent.label_ not in self.cfg["date_labels"]:
+            return ent
+        if len(ent) != 1 or ent.text.title() not in MONTHS or ent.text.islower():
+            return ent
+        for label, phrases in self._month_cues.items():
+            if phrase_before(ent, phrases):
+                return _with_label(ent, label)
+        return ent
+
     def _as_po_box(self, ent: Span) -> Span:
         """A post office box and its number, as `street_label`, with the
         "P.O." that the tagger left before "Box 4410"."""
@@ -778,13 +810,17 @@ class PhiRelabel(CfgSerializable):
         return _with_label(ent, label)
 
     def _as_facility(self, ent: Span) -> Span:
-        """A span ending in a facility head word, with a place's name before
-        it, as `facility_label` ("Cleveland Clinic")."""
+        """A span ending in a facility head word, with a place's name (or,
+        with `facility_name_count`, a surname) before it, as `facility_label`
+        ("Cleveland Clinic", "Mayo Clinic")."""
         label = self.cfg["facility_label"]
         heads = self._facility_heads.get(ent.label_)
         if not label or not heads or len(ent) < 2 or ent.label_ == label:
             return ent
-        if ent[-1].lower_ not in heads or not holds_place(ent):
+        if ent[-1].lower_ not in heads:
+            return ent
+        least = self.cfg["facility_name_count"]
+        if not holds_place(ent) and not (least and holds_surname(ent, least)):
             return ent
         return _with_label(ent, label)
 
@@ -1046,6 +1082,7 @@ def check_config(cfg: Dict[str, Any]) -> None:
         ("contact_cues", "cue words"),
         ("facility_heads", "head words"),
         ("clause_kept", "words"),
+        ("month_name_cues", "cue phrases"),
     ):
         if not _maps_labels_to_words(cfg[key]):
             raise ValueError(f"{key} must map labels to lists of {words}")
@@ -1057,8 +1094,10 @@ def check_config(cfg: Dict[str, Any]) -> None:
         value = cfg[key]
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ValueError(f"{key} must be a number")
-    if not isinstance(cfg["min_name_count"], int) or cfg["min_name_count"] < 0:
-        raise ValueError("min_name_count must be an integer >= 0")
+    for key in ("min_name_count", "facility_name_count"):
+        value = cfg[key]
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"{key} must be an integer >= 0")
 
 
 def _maps_labels_to_words(value: Any) -> bool:

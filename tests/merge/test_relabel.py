@@ -242,6 +242,12 @@ def test_bad_config():
         PhiRelabel(clause_word_labels="PATIENT")
     with pytest.raises(ValueError):
         PhiRelabel(state_labels="DOCTOR")
+    with pytest.raises(ValueError, match="month_name_cues"):
+        PhiRelabel(month_name_cues=["sister"])
+    with pytest.raises(ValueError, match="facility_name_count"):
+        PhiRelabel(facility_name_count=-1)
+    with pytest.raises(ValueError, match="facility_name_count"):
+        PhiRelabel(facility_name_count=True)
 
 
 # Narrative sentences of our own through the shipped MEDDOCAN pipeline: names
@@ -898,6 +904,23 @@ def test_facilities_named_for_a_place(text, surface, label, expected):
     assert found == [(surface, expected)]
 
 
+@pytest.mark.parametrize(
+    "text,surface,label,expected",
+    [
+        ("Seen at Voss Clinic today.", "Voss Clinic", "DEPARTMENT", "HOSPITAL"),
+        ("Seen at Voss Clinic today.", "Voss Clinic", "ORGANIZATION", "HOSPITAL"),
+        # Common words, or a surname too rare: no facility.
+        ("Seen at Lipid Clinic.", "Lipid Clinic", "DEPARTMENT", "DEPARTMENT"),
+        ("Seen at Zqwerty Clinic.", "Zqwerty Clinic", "DEPARTMENT", "DEPARTMENT"),
+    ],
+)
+def test_facilities_named_for_a_person(text, surface, label, expected):
+    config = {**FACILITIES, "facility_name_count": 1000}
+    assert relabelled_with(config, text, [(surface, label)]) == [(surface, expected)]
+    # Off by default: only a place's name makes a facility.
+    assert relabelled_with(FACILITIES, text, [(surface, label)]) == [(surface, label)]
+
+
 def test_facility_heads_are_checked():
     with pytest.raises(ValueError, match="facility_heads"):
         relabelled_with({"facility_heads": ["clinic"]}, "x", [])
@@ -1098,6 +1121,33 @@ def test_a_state_s_name_is_a_state(surface, label, expected):
     # Without a state label nothing changes.
     config = {**config, "state_label": ""}
     assert relabelled_with(config, text, [(surface, label)]) == [(surface, label)]
+
+
+MONTH_CUES = {
+    "date_labels": ["DATE"],
+    "month_name_cues": {"PATIENT": ["sister", "known as"], "DOCTOR": ["dr"]},
+}
+
+
+@pytest.mark.parametrize(
+    "text,surface,expected",
+    [
+        ("Her sister August is on the way.", "August", "PATIENT"),
+        ("Sister - August called.", "August", "PATIENT"),
+        ("Pt is known as June on the ward.", "June", "PATIENT"),
+        ("SISTER AUGUST CALLED.", "AUGUST", "PATIENT"),
+        ("Paged Dr May at noon.", "May", "DOCTOR"),
+        # A date: no cue right before, a cue on the line above, or more than a month.
+        ("Her sister visits in August.", "August", "DATE"),
+        ("Call the sister\nAugust 2046 visit.", "August", "DATE"),
+        ("Her sister August 3 visit.", "August 3", "DATE"),
+    ],
+)
+def test_a_month_s_name_after_a_person_cue_is_a_name(text, surface, expected):
+    found = relabelled_with(MONTH_CUES, text, [(surface, "DATE")])
+    assert found == [(surface, expected)]
+    off = {**MONTH_CUES, "month_name_cues": {}}
+    assert relabelled_with(off, text, [(surface, "DATE")]) == [(surface, "DATE")]
 
 
 def test_clause_kept_must_map_labels_to_words():
