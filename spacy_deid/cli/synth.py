@@ -32,6 +32,12 @@ def synth_cli(
         "--crlf-rate",
         help="Share of notes with CRLF line endings (default 0.15; 0 for none).",
     ),
+    everyday_rate: float = typer.Option(
+        0.0,
+        "--everyday-rate",
+        help="Share of notes that gain a paragraph of everyday English without "
+        "PHI (negatives; the notes are otherwise the same). Default 0.",
+    ),
 ) -> None:
     """Generate N synthetic clinical notes with gold PHI spans."""
     from ..synth import (
@@ -48,9 +54,18 @@ def synth_cli(
     start = time.perf_counter()
     if crlf_rate is not None and not 0.0 <= crlf_rate <= 1.0:
         raise typer.BadParameter("--crlf-rate must be between 0 and 1")
+    if not 0.0 <= everyday_rate <= 1.0:
+        raise typer.BadParameter("--everyday-rate must be between 0 and 1")
     rate = CRLF_RATE if crlf_rate is None else crlf_rate
     notes = list(
-        generate(n, seed=seed, split=split, noise=not no_noise, crlf_rate=rate)
+        generate(
+            n,
+            seed=seed,
+            split=split,
+            noise=not no_noise,
+            crlf_rate=rate,
+            everyday_rate=everyday_rate,
+        )
     )
     write_jsonl(notes, str(output))
     elapsed = time.perf_counter() - start

@@ -49,6 +49,8 @@ TABLES: Dict[str, Tuple[str, Callable[[List[str]], Any]]] = {
     "conditions": ("ICD-10-CM description of the code", _text),
     # WordNet: what a noun's most used senses name (`occupations`).
     "nouns": ("person, relation or thing", _text),
+    # WordNet usage examples: the generator's everyday, PHI-free sentences.
+    "sentences": ("part of speech of the synset the example illustrates", _text),
 }
 # The tables that say what a token is (`lookup`, `columns`); the others feed
 # the generator.

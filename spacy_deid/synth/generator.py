@@ -9,6 +9,7 @@ from ..core import types
 from . import prose, slots  # noqa: F401  (register slot fillers)
 from .builder import Segment
 from .context import NoteContext
+from .everyday import with_everyday
 from .kinds import DEV_KINDS, KINDS, TRAIN_KINDS
 from .noise import apply_noise, sample_profile
 from .patients import StaffPool, make_profile, note_dates
@@ -42,6 +43,7 @@ def generate(
     noise: bool = True,
     max_notes_per_patient: int = 5,
     crlf_rate: float = CRLF_RATE,
+    everyday_rate: float = 0.0,
 ) -> Iterator[types.Note]:
     """Yield `n` synthetic annotated notes.
 
@@ -56,6 +58,8 @@ def generate(
     max_notes_per_patient (int): Upper bound of a patient's note set size.
     crlf_rate (float): Share of notes exported with `\\r\\n` line endings (a
         fifth of those mix `\\r\\n` and `\\n`, as pasted exports do); 0 for none.
+    everyday_rate (float): Share of notes that gain a paragraph of everyday,
+        PHI-free English (`everyday.py`); the notes are otherwise the same.
     """
     if split not in SPLITS:
         raise ValueError(f"split must be one of {SPLITS}, got {split!r}")
@@ -91,6 +95,7 @@ def generate(
                 split,
                 noise,
                 crlf_rate,
+                everyday_rate,
             )
 
 
@@ -105,6 +110,7 @@ def _make_note(
     split: str,
     noise: bool,
     crlf_rate: float = 0.0,
+    everyday_rate: float = 0.0,
 ) -> types.Note:  # noqa: ANN001
     spec = KINDS[kind]
     ctx = NoteContext(kind, rng, values, staff, profile, date, split, spec.dev)
@@ -126,6 +132,11 @@ def _make_note(
     text, spans = ctx.b.build()
     stripped = text.rstrip()
     spans = [s for s in spans if s.end <= len(stripped)]
+    if everyday_rate > 0:
+        before = stripped
+        stripped, spans = with_everyday(nid, stripped, spans, split, everyday_rate)
+        if stripped != before:
+            ctx.families.append("everyday")
     meta = {
         "kind": kind,
         "family": list(ctx.families),

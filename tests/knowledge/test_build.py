@@ -129,7 +129,7 @@ WN_DATA = """\
 00000002 18 n 02 chef 0 cook 0 001 @ 00000001 n 0000 | a cook
 00000003 18 n 01 relative 0 001 @ 00000001 n 0000 | kin
 00000004 18 n 01 son 0 001 @ 00000003 n 0000 | a male child
-00000005 06 n 01 stapler 0 000 | a device
+00000005 06 n 01 stapler 0 000 | a device; "the stapler jammed again today"
 00000006 18 n 01 Swede 0 001 @ 00000001 n 0000 | a people
 00000007 18 n 01 Kidd 0 001 @i 00000002 n 0000 | a pirate
 00000008 06 n 01 driver 0 000 | a golf club
@@ -161,6 +161,26 @@ WN_NOUNS = {"chef": "person", "cook": "person", "person": "person",
 def test_noun_rows_say_what_the_most_used_senses_name():
     index = WN_INDEX + "person n 1 0 1 0 00000001\n"
     assert build_knowledge.noun_rows(WN_DATA, index) == WN_NOUNS
+
+
+# Usage examples in the glosses of the other databases: kept only when they
+# have 4 to 20 words, plain characters and no capital after the first word.
+WN_VERB = """\
+  1 This software and database is being provided to you
+00000001 29 v 01 sneeze 0 000 | exhale abruptly; "He sneezed twice"; "she sneezed loudly at the back of the hall"
+00000002 29 v 01 visit 0 000 | go to see; "we visited Paris in spring"; "I visited my aunt last week"
+00000003 29 v 01 mix 0 000 | combine; "mix 2 cups of flour with water"; "mix it well"
+"""
+WN_SENTENCES = {
+    "the stapler jammed again today": "noun",
+    "she sneezed loudly at the back of the hall": "verb",
+    "I visited my aunt last week": "verb",
+}
+
+
+def test_sentence_rows_keep_plain_examples_without_proper_names():
+    databases = {"noun": WN_DATA, "verb": WN_VERB, "adj": "", "adv": ""}
+    assert build_knowledge.sentence_rows(databases) == WN_SENTENCES
 
 
 def test_check_sha256(tmp_path):
@@ -205,6 +225,9 @@ def _wheels(tmp_path):
         for member, data in {
             files["wordnet"] + "data.noun": WN_DATA,
             files["wordnet"] + "index.noun": WN_INDEX,
+            files["wordnet"] + "data.verb": WN_VERB,
+            files["wordnet"] + "data.adj": "",
+            files["wordnet"] + "data.adv": "",
             build_knowledge.WORDNET_LICENSE: "WordNet Release 3.0\n",
         }.items():
             info = tarfile.TarInfo(member)
@@ -236,6 +259,7 @@ def test_build_twice_gives_the_same_bytes(tmp_path):
     assert table_path("words", first).stat().st_size > 0
     assert read_table("conditions", first)["H40.83"] == "Aqueous misdirection"
     assert read_table("nouns", first) == {k: v for k, v in WN_NOUNS.items() if k != "person"}
+    assert read_table("sentences", first) == WN_SENTENCES
     assert "Princeton" in (first / "nouns.LICENSE.md").read_text(encoding="utf-8")
     assert "WordNet Release" in (first / "nouns.LICENSE.md").read_text(encoding="utf-8")
 
