@@ -7,7 +7,8 @@ A phrase names a job when one of its words is the head of a job title (the
 last word of one of Faker's 640 job titles, `Provider.jobs`, MIT licence:
 "dealer", "nurse", "librarian") or an agent noun ("-er", "-ist", "-ian":
 "welder", "sonographer") that WordNet does not know as a thing ("ventilator",
-"stapler", "ulcer"); or when a head word of the phrase is a noun whose most
+"stapler", "ulcer") and that is, if WordNet does not know it at all, no
+frequent word ("never", "easier"); or when a head word of the phrase is a noun whose most
 used senses name a person (WordNet, the `nouns` table: "chef", "paralegal").
 Only at a head: "chief" names a person too, not in "chief complaint".
 """
@@ -19,12 +20,16 @@ from typing import FrozenSet, List
 from faker.providers.job import Provider as _Jobs
 from faker.providers.job.en_US import Provider as _UsJobs
 
+from .lookup import lookup
 from .tables import load
 
 AGENT_ENDINGS = (
     "er", "or", "ist", "ian", "man", "men", "woman", "eer", "ier", "yer",
     "smith", "wright",
 )  # fmt: skip
+# An "-er" word that WordNet knows as no noun and that English uses this often
+# (zipf) is a comparative or an adverb, no agent noun ("easier", "never").
+AGENT_MAX_ZIPF = 4.0
 _WORD = re.compile(r"[a-z]+")
 _PARTS = re.compile(r"[,/;]")
 _PARENS = re.compile(r"\(.*?\)")
@@ -66,7 +71,9 @@ def _names_someone(word: str, person_nouns: bool) -> bool:
     names = load("nouns").get(word)
     if person_nouns and names == "person":
         return True
-    return word.endswith(AGENT_ENDINGS) and names != "thing"
+    if not word.endswith(AGENT_ENDINGS) or names == "thing":
+        return False
+    return names is not None or lookup(word).word_zipf < AGENT_MAX_ZIPF
 
 
 def names_an_occupation(text: str) -> bool:
