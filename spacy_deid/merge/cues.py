@@ -24,7 +24,7 @@ _CONTACT_BREAKS = frozenset((".", ";", "·", "|", "•"))
 _JOB_WORDS = 4
 _JOB_TOKENS = 6
 _SENTENCE_ENDS = frozenset((".", ";", "!", "?"))
-# Marks that may stand between a cue phrase and its span ("Nickname: May").
+# Marks that may stand between a cue phrase and its span ("Sister: Zelma").
 _PHRASE_MARKS = frozenset((":", "-", "\u2013", ",", "("))
 
 

@@ -393,7 +393,7 @@ def make_phi_relabel(
         `state_label` ("Ohio" tagged as a clinician).
     month_name_cues (Dict[str, List[str]]): Label -> cue phrases: a span of
         `date_labels` that is one month's name right after such a phrase takes
-        the label ("sister May", "known as June": a name, not a date).
+        the label ("sister July", "known as October": a name, not a date).
     facility_name_count (int): With `facility_heads`, a surname borne by at
         least this many people and no common word before the head makes a
         facility too ("Mayo Clinic" tagged as a department); 0 for off.
@@ -733,7 +733,7 @@ class PhiRelabel(CfgSerializable):
             credential = ent.doc[(ent.end if comma is None else comma) + 1]
         name = ent if comma is None else ent.doc[ent.start : comma]
         if lookup(credential.text).is_state_code and lookup(name.text).place_population:
-            return ent  # "Salem, MA", "Butte, MT"; not "Ines Varga, MD"
+            return ent  # "Salem, MA", "Butte, MT"; not "Zelma Varga, MD"
         return _with_label(ent, label)
 
     def _as_country_or_city(self, ent: Span) -> Span:
@@ -768,7 +768,7 @@ class PhiRelabel(CfgSerializable):
 
     def _as_named_month(self, ent: Span) -> Span:
         """A month's name right after a cue phrase of `month_name_cues`, as
-        that phrase's label ("Brother August": a name)."""
+        that phrase's label ("Brother July": a name)."""
         if not self._month_cues or ent.label_ not in self.cfg["date_labels"]:
             return ent
         if len(ent) != 1 or ent.text.title() not in MONTHS or ent.text.islower():
