@@ -510,6 +510,7 @@ class PhiRelabel(CfgSerializable):
         self._states = (
             frozenset(cfg["state_labels"]) if cfg["state_label"] else frozenset()
         )
+        self._dates = frozenset(cfg["date_labels"])
         self._month_cues = {
             label: frozenset(tuple(cue_word(w) for w in cue.split()) for cue in cues)
             for label, cues in cfg["month_name_cues"].items()
@@ -543,7 +544,7 @@ class PhiRelabel(CfgSerializable):
             self._po_boxes,
             self._countries,
             self._states,
-            cfg["date_labels"] if self._month_cues else (),
+            self._dates if self._month_cues else (),
             {cfg["country_label"]} if cfg["city_label"] else (),
             self._occupations,
             self._words,
@@ -769,7 +770,7 @@ class PhiRelabel(CfgSerializable):
     def _as_named_month(self, ent: Span) -> Span:
         """A month's name right after a cue phrase of `month_name_cues`, as
         that phrase's label ("Brother July": a name)."""
-        if not self._month_cues or ent.label_ not in self.cfg["date_labels"]:
+        if not self._month_cues or ent.label_ not in self._dates:
             return ent
         if len(ent) != 1 or ent.text.title() not in MONTHS or ent.text.islower():
             return ent

@@ -13,6 +13,7 @@ Each note draws from its own generator, seeded by the note's id: the notes
 themselves, and the notes after them, are the same with or without it.
 """
 
+import re
 from functools import lru_cache
 from random import Random
 from typing import List, Sequence, Tuple
@@ -61,9 +62,13 @@ def with_everyday(
     if rate <= 0 or rng.random() >= rate:
         return text, list(spans)
     newline = "\r\n" if "\r\n" in text else "\n"
-    ends = [i + len(newline) for i in range(len(text)) if text.startswith(newline, i)]
-    # Not inside a span (a span never holds a line end here, but be sure).
-    ends = [i for i in ends if not any(s.start < i < s.end for s in spans)]
+    # Line starts outside every span (a span never holds a line end here, but
+    # be sure).
+    ends = [
+        m.end()
+        for m in re.finditer(newline, text)
+        if not any(s.start < m.end() < s.end for s in spans)
+    ]
     at = rng.choice(ends) if ends else len(text)
     inserted = paragraph(rng, split)
     inserted = newline + inserted if at == len(text) else inserted + newline

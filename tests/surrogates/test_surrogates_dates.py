@@ -10,7 +10,7 @@ from spacy_deid.surrogates.generators import SurrogateGenerator
 from .conftest import deidentify, make_nlp
 
 D = datetime.date
-# Weekday names, Monday first (the cases name days by index).
+# Weekday names in the calendar module's order (the cases name days by index).
 DAY = list(calendar.day_name)
 
 
