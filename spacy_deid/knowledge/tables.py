@@ -51,12 +51,14 @@ TABLES: Dict[str, Tuple[str, Callable[[List[str]], Any]]] = {
     "nouns": ("person, relation or thing", _text),
     # WordNet usage examples: the generator's everyday, PHI-free sentences.
     "sentences": ("part of speech of the synset the example illustrates", _text),
+    # CLDR and IANA language names: "major" for languages CLDR names widely.
+    "languages": ("major or minor: how widely the language is known", _text),
 }
 # The tables that say what a token is (`lookup`, `columns`); the others feed
 # the generator.
 LOOKUP_TABLES = ("places", "regions", "surnames", "given", "words", "drugs")
 # The tables a pipeline reads while it runs (`preload`).
-RUN_TABLES = LOOKUP_TABLES + ("nouns",)
+RUN_TABLES = LOOKUP_TABLES + ("nouns", "languages")
 
 _CACHE: Dict[str, Dict[str, Any]] = {}
 

@@ -78,8 +78,9 @@ def phrase_before(span: Span, phrases: AbstractSet[Tuple[str, ...]]) -> bool:
 
 
 def job_cued(span: Span, cues: AbstractSet[str]) -> bool:
-    """Whether a work cue (`cues`, folded as `cue_word`) is one of the four
-    words before a span, in its clause and line ("works nights as a")."""
+    """Whether a cue (`cues`, folded as `cue_word`) is one of the four words
+    before a span, in its clause and line: a work cue ("works nights as a"),
+    a language cue ("Languages: Hindi, Urdu, ...")."""
     words = (
         token
         for token in clause_before(span, _JOB_TOKENS, _SENTENCE_ENDS)
@@ -88,4 +89,19 @@ def job_cued(span: Span, cues: AbstractSet[str]) -> bool:
     return any(cue_word(token.text) in cues for token in islice(words, _JOB_WORDS))
 
 
-__all__ = ["clause_before", "cue_word", "cued_label", "job_cued", "phrase_before"]
+def cue_after(span: Span, cues: AbstractSet[str]) -> bool:
+    """Whether the word right after a span, past a hyphen, is a cue (`cues`,
+    folded as `cue_word`): "interpreter" in "Tigrinya interpreter", "speaking"
+    in "Tigrinya-speaking"."""
+    doc = span.doc
+    i = span.end
+    if i < len(doc) and doc[i].text in ("-", "\u2013") and not doc[i - 1].whitespace_:
+        i += 1
+    if i >= len(doc):
+        return False
+    return cue_word(doc[i].text.lstrip("-")) in cues
+
+
+__all__ = [
+    "clause_before", "cue_after", "cue_word", "cued_label", "job_cued", "phrase_before"
+]  # fmt: skip

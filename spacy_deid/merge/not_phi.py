@@ -13,7 +13,7 @@ from typing import Optional
 from spacy.lang.char_classes import LIST_UNITS
 from spacy.tokens import Span, Token
 
-from ..knowledge import COMMON_WORD_ZIPF, lookup
+from ..knowledge import COMMON_WORD_ZIPF, fold, load, lookup
 from ..knowledge.credentials import is_credential
 from ..knowledge.occupations import is_occupation_word
 from ..rules.patterns.dates import HOLIDAY_WORDS
@@ -76,6 +76,8 @@ _YEAR_WORDS = frozenset(("y", "yr", "yrs", "year", "years"))
 # A room or bed code ("338-L", "12-G"): one capital letter joined to a number
 # by a hyphen is no unit. In train every such code is a room.
 _ROOM_CODE = re.compile(r"\d-[A-Z]\b")
+# Marks a span may carry at its edges around a language's name ("Tigrinya;").
+_EDGE_MARKS = " \t.,;:()\"'"
 
 
 def is_unit(text: str) -> bool:
@@ -330,6 +332,35 @@ def is_drug_word(span: Span, min_name_count: int) -> bool:
     if not k.is_drug or (k.is_common_word and k.word_zipf >= _EVERYDAY_ZIPF):
         return False
     return k.surname_count + k.given_count < min_name_count
+
+
+def is_language_name(span: Span, min_name_count: int, cued: bool) -> bool:
+    """Whether a span is a language's name ("Tigrinya", "Haitian Creole"),
+    with no title before it and no credential after it.
+
+    span (Span): The entity.
+    min_name_count (int): People bearing a word that make it a name.
+    cued (bool): Whether a language cue stands by it ("speaks", "language:",
+        "interpreter"): then any language of the tables counts ("Language:
+        Karen"); without one only a widely known language that fewer than
+        `min_name_count` people bear as a name and no place is called
+        ("Tigrinya", not "Karen", "Alabama" or "English").
+    RETURNS (bool): True for such a name.
+    """
+    if after_title(span) or credential_follows(span):
+        return False
+    known = load("languages").get(fold(span.text.strip(_EDGE_MARKS)), "")
+    if not known or cued:
+        return bool(known)
+    if known != "major":
+        return False
+    whole = lookup(span.text)
+    if whole.place_population or whole.is_country or whole.is_state or whole.is_county:
+        return False
+    return all(
+        lookup(word).surname_count + lookup(word).given_count < min_name_count
+        for word in _LETTERS.findall(span.text)
+    )
 
 
 def is_nameless_word(span: Span) -> bool:

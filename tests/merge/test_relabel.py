@@ -1211,3 +1211,44 @@ def test_what_the_tagger_alone_found_on_a_line_of_code_is_dropped():
         ("3/4", "DATE"),
     ]
     assert relabelled_with({"code_line_labels": []}, text, ents) == ents
+
+
+LANGUAGES = {
+    "language_labels": ["DOCTOR", "PATIENT", "ORGANIZATION"],
+    "language_cues": ["language", "speaks", "interpreter", "speaking"],
+}
+
+
+@pytest.mark.parametrize(
+    "text,surface,label,kept",
+    [
+        # A cue before or after: any language of the tables.
+        ("Preferred language: Tigrinya", "Tigrinya", "DOCTOR", False),
+        ("Pt speaks Pashto and Dari.", "Dari", "PATIENT", False),
+        ("Seen with a Central Yupik interpreter.", "Central Yupik", "DOCTOR", False),
+        ("Uses a Chuukese-speaking aide.", "Chuukese", "PATIENT", False),
+        ("Language: English", "English", "DOCTOR", False),
+        # No cue: a widely known language that few people bear as a name...
+        ("Hmong at home.", "Hmong", "PATIENT", False),
+        ("Amharic;", "Amharic", "ORGANIZATION", False),
+        # ... but not a common name, a place or a little known language.
+        ("English at bedside.", "English", "PATIENT", True),
+        ("Alabama notified.", "Alabama", "ORGANIZATION", True),
+        ("Crow at bedside.", "Crow", "PATIENT", True),
+        # A title or a credential makes it a person whatever the cue.
+        ("Dr. Tigrinya, interpreter", "Tigrinya", "DOCTOR", True),
+        ("Language reviewed with Hmong, RN", "Hmong", "DOCTOR", True),
+        # Labels outside `language_labels` stay.
+        ("Preferred language: Tigrinya", "Tigrinya", "CITY", True),
+    ],
+)
+def test_a_language_s_name_is_no_name(text, surface, label, kept):
+    found = relabelled_with(LANGUAGES, text, [(surface, label)])
+    assert found == ([(surface, label)] if kept else [])
+    off = {**LANGUAGES, "language_labels": []}
+    assert relabelled_with(off, text, [(surface, label)]) == [(surface, label)]
+
+
+def test_language_settings_must_be_word_lists():
+    with pytest.raises(ValueError, match="language_cues"):
+        PhiRelabel(language_cues="speaks")
