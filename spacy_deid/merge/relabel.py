@@ -583,7 +583,13 @@ class PhiRelabel(CfgSerializable):
         for whole in doc.ents:
             if self._not_phi(whole) or self._invented_in_code(whole, code):
                 continue
-            ents.extend(self._checked_pieces(whole))
+            # A piece cut from the entity gets the same checks: "1.2 mcg/dL"
+            # of "Lead level 1.2 mcg/dL" tagged as a firm is a quantity.
+            ents.extend(
+                piece
+                for piece in self._checked_pieces(whole)
+                if piece is whole or not self._not_phi(piece)
+            )
         write_ents(doc, ents, default="outside")
         return doc
 

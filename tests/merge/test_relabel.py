@@ -1252,3 +1252,15 @@ def test_a_language_s_name_is_no_name(text, surface, label, kept):
 def test_language_settings_must_be_word_lists():
     with pytest.raises(ValueError, match="language_cues"):
         PhiRelabel(language_cues="speaks")
+
+
+def test_a_piece_cut_from_an_entity_gets_the_same_checks():
+    # The arrow cut leaves a quantity, which is no PHI as a whole span is not.
+    config = {"arrow_labels": ["ORGANIZATION"], "quantity_labels": ["ORGANIZATION"]}
+    text = "Sent to Acme Labs → 20 mg daily."
+    ents = [("Acme Labs → 20 mg", "ORGANIZATION")]
+    assert relabelled_with(config, text, ents) == [("Acme Labs", "ORGANIZATION")]
+    config = {**config, "quantity_labels": []}
+    assert relabelled_with(config, text, ents) == [
+        ("Acme Labs", "ORGANIZATION"), ("20 mg", "ORGANIZATION")
+    ]
