@@ -397,7 +397,7 @@ def make_phi_relabel(
         `state_label` ("Ohio" tagged as a clinician).
     month_name_cues (Dict[str, List[str]]): Label -> cue phrases: a span of
         `date_labels` that is one month's name right after such a phrase takes
-        the label ("sister July", "known as October": a name, not a date).
+        the label ("sister July", "nickname October": a name, not a date).
     facility_name_count (int): With `facility_heads`, a surname borne by at
         least this many people and no common word before the head makes a
         facility too ("Mayo Clinic" tagged as a department); 0 for off.

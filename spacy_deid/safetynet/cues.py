@@ -71,8 +71,9 @@ CLINICIAN_CUES: Tuple[str, ...] = (
 POST_NOMINALS: Tuple[str, ...] = ("MD", "DO", "RN", "NP", "PA")
 PATIENT_TITLES: Tuple[str, ...] = ("mr", "mrs", "ms", "miss")
 PATIENT_CUES: Tuple[str, ...] = ("pt", "patient", "call from", "re:")
-# A nickname: strong, since nicknames are often ordinary words.
-NICKNAME_CUES: Tuple[str, ...] = ("known as",)
+# A nickname: strong, since nicknames are often ordinary words ("Pt
+# (nickname Buddy)", as train's notes write it).
+NICKNAME_CUES: Tuple[str, ...] = ("nickname",)
 RELATIVE_CUES: Tuple[str, ...] = (
     "sis",
     "sister",

@@ -85,19 +85,20 @@ WORDNAME = group(
         "common.wordname.rel",
         "<daughter|son|sister|niece|wife|husband> {wfirst:rel} <is driving in|"
         "will be here at noon|called the unit|is the HCP>.",
-        "{wfirst:pt} <is keen to keep driving|wants to go home|prefers to be "
-        "called by nickname|is a retired teacher>.",
+        "{wfirst:pt} <hopes to sing in the choir again|wants to go home|prefers "
+        "to be called by nickname|is a retired teacher>.",
         "<charge RN|Charge nurse|RN|SW> {wfirst:staff} <aware|updated|at bedside>.",
         "<spoke with|updated> <her|his> <grandson|granddaughter|friend> "
         "{wfirst:lower} by phone.",
     ),
     fam(
         "common.wordname.narr",
-        "{wfirst:pt} is keen to <keep driving|get back to the garden|go home>.",
+        "{wfirst:pt} would like to <walk the dog again|get back to the garden|go "
+        "home>.",
         "By {wfirst:pt}'s account<, the fall was mechanical|, pain started after "
         "lunch|>.",
-        "<son|daughter|brother> {wfirst:lower} will come in {wdays:lower}.",
-        "<Pt|Patient|She|He> (known as {wfirst:pt}) <is pleasant|is cooperative>.",
+        "<son|daughter|brother> {wfirst:lower} can pick her up {wdays:lower}.",
+        "<Pt|Patient|She|He> (nickname {wfirst:pt}) <is pleasant|is cooperative>.",
         "<Per|According to> {wfirst:rel}'s <account|report>, <pt|he|she> "
         "<was confused|fell twice>.",
     ),

@@ -69,7 +69,7 @@ def ents(doc):
         ("lpn Brandwijk aware", [("Brandwijk", "DOCTOR")]),
         # A nickname is a strong cue: ordinary words that are names count.
         (
-            "Mr. Marchbanks (known as Buddy) at bedside",
+            "Mr. Marchbanks (nickname Buddy) at bedside",
             [("Marchbanks", "PATIENT"), ("Buddy", "PATIENT")],
         ),
     ],
@@ -111,8 +111,8 @@ def test_finds_names_in_cue_positions(nlp, text, expected):
         "covering for the night team",
         "follow up with cardiology",
         "f/u w PCP in 2 weeks",
-        "known as the pillbox",
-        "known as Parkinson disease",
+        "nickname the pillbox",
+        "nickname Parkinson disease",
     ],
 )
 def test_guard_leaves_ordinary_words(nlp, text):

@@ -164,6 +164,6 @@ def test_gen2_classes_labelled(train):
                 found["org"] += 1
             if s.label == "HOSPITAL" and re.search(r"icu at $", before):
                 found["hosp"] += val.islower()
-            if s.label == "PATIENT" and n.text[s.end :].startswith(" is keen"):
+            if s.label == "PATIENT" and n.text[s.end :].startswith(" would like to"):
                 found["wn"] += 1
     assert all(found.values()), found
