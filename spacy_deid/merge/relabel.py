@@ -691,7 +691,10 @@ class PhiRelabel(CfgSerializable):
         nothing of a date, a piece of code, a drug or a credential after a
         name."""
         label = ent.label_
-        if any(label in labels and check(ent) for labels, check in self._shapes):
+        if any(
+            label in labels and check(ent) and not self._rule_date(ent, check)
+            for labels, check in self._shapes
+        ):
             return True
         if label in self._drugs and is_drug_word(ent, self.cfg["min_name_count"]):
             return True
@@ -934,6 +937,11 @@ class PhiRelabel(CfgSerializable):
             for t in span[:-1]
             if t.like_num and span.doc[t.i + 1].lower_ in self._ages
         ]
+
+    def _rule_date(self, span: Span, check: Callable[[Span], bool]) -> bool:
+        """A date without a digit or calendar word that a rule found as it is:
+        a day of a schedule ("M" of "HD M/W/F")."""
+        return check is is_no_date and self._rule_found(span)
 
     def _rule_found(self, span: Span) -> bool:
         """Whether a rule span (`rule_spans_key`) with the same label covers

@@ -48,6 +48,10 @@ _WEEKDAY_RE = (
     r"(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|"
     r"fri(?:day)?|sat(?:urday)?|sun(?:day)?)"
 )
+# Schedules name days by one or two letters: letters -> Monday = 0, ...
+WEEKDAY_LETTERS: Dict[str, int] = {
+    "m": 0, "t": 1, "tu": 1, "w": 2, "r": 3, "th": 3, "f": 4, "sa": 5, "su": 6,
+}  # fmt: skip
 _SEASON_RE = r"(?:spring|summer|fall|autumn|winter)"
 _ORD_RE = r"(?:st|nd|rd|th)"
 # Boundaries: no letter or digit, and no "<digit><sep>" / "<sep><digit>", so
@@ -142,6 +146,11 @@ _PATTERNS: List[DatePattern] = [
     _compile("weekday", r"(?P<wday>" + _WEEKDAY_RE + r")\.?"),
     # 2067, '08
     _compile("y", r"(?P<year>(?:1[89]|2[0-9])\d{2}|'\d{2})"),
+    # A day of a schedule by its letters ("M" of "HD M/W/F"), tried last.
+    _compile(
+        "weekday",
+        r"(?P<wday>" + "|".join(sorted(WEEKDAY_LETTERS, key=len, reverse=True)) + r")",
+    ),
 ]
 
 ES_MONTHS: Tuple[str, ...] = (

@@ -43,6 +43,7 @@ from .date_patterns import (
     ES_MONTHS,
     ES_WEEKDAYS,
     HOLIDAY_RES,
+    WEEKDAY_LETTERS,
     PATTERNS_BY_LANG,
     DatePattern,
     ParsedDate,
@@ -453,6 +454,8 @@ def _month_index(value: str, lang: str = "en") -> int:
 
 
 def _weekday_index(value: str, lang: str = "en") -> int:
+    if lang == "en" and fold(value) in WEEKDAY_LETTERS:
+        return WEEKDAY_LETTERS[fold(value)]
     prefix = fold(value)[:3]
     return [day[:3] for day in folded(DATE_NAMES[lang].weekdays)].index(prefix)
 

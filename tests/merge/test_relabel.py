@@ -1264,3 +1264,16 @@ def test_a_piece_cut_from_an_entity_gets_the_same_checks():
     assert relabelled_with(config, text, ents) == [
         ("Acme Labs", "ORGANIZATION"), ("20 mg", "ORGANIZATION")
     ]
+
+
+def test_a_wordless_date_stays_where_a_rule_found_it():
+    # "M/W/F": the rule's days stay; the tagger's "B" of a grade is dropped.
+    nlp = make_converter_nlp("en")
+    config = {"date_labels": ["DATE"], "rule_spans_key": "phi_rules"}
+    nlp.add_pipe("phi_relabel", config=config)
+    text = "Grade B; HD M/W/F."
+    days = [("M", "DATE"), ("W", "DATE"), ("F", "DATE")]
+    doc = doc_with_ents(nlp, text, [("B", "DATE")] + days)
+    doc.spans["phi_rules"] = list(doc.ents)[1:]
+    assert ents_of(nlp.get_pipe("phi_relabel")(doc)) == days
+    assert relabelled_with({"date_labels": ["DATE"]}, text, days) == []

@@ -78,6 +78,11 @@ POSITIVES = [
     ("date.season_cued", "in the summer", "summer"),
     ("date.season_cued", "mid-winter", "winter"),
     ("date.holiday", "over Christmas", "Christmas"),
+    ("date.weekday_list_first", "HD M/W/F via AVF", "M"),
+    ("date.weekday_list_next", "HD M/W/F via AVF", "W"),
+    ("date.weekday_list_last", "HD M/W/F via AVF", "F"),
+    ("date.weekday_list_first", "dialysis tues, thurs, sat", "tues"),
+    ("date.weekday_list_last", "iHD Tu-Th-Sa", "Sa"),
     ("date.holiday", "after Thanksgiving", "Thanksgiving"),
     ("date.holiday", "over Christmas 2067 with", "Christmas 2067"),
     ("date.holiday", "Memorial Day", "Memorial Day"),
@@ -275,6 +280,21 @@ def test_date_range(find):
 )
 def test_date_range_leaves_nothing_behind(find, text, expected):
     assert find(text) == [(span, "DATE") for span in expected]
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("HD M/W/F via R AVF.", ["M", "W", "F"]),
+        ("Dialysis MON / WED / FRI.", ["MON", "WED", "FRI"]),
+        ("PT Mon, Tue, Thu, Fri.", ["Mon", "Tue", "Thu", "Fri"]),
+        ("HD M/W only", []),  # two days: maybe no schedule
+        ("Sex: M/F/X", []),
+        ("w/r/t the plan", []),  # single letters only in capitals
+    ],
+)
+def test_a_weekday_schedule_is_a_span_per_day(find, text, expected):
+    assert find(text) == [(day, "DATE") for day in expected]
 
 
 def test_weekday_and_date_are_two_spans(find):

@@ -191,3 +191,20 @@ def test_no_original_year_comes_back_in_the_note():
     doc = deidentify(nlp, text, phi)
     out = doc._.deidentified
     assert not set(re.findall(r"\d{4}", out)) & {"2057", "2058", "2059"}, out
+
+
+@pytest.mark.parametrize(
+    "text,shift,expected",
+    [
+        # A schedule's letters: the shifted day's first letters, in the case given.
+        ("M", 2, "W"),
+        ("W", 2, "F"),
+        ("F", 1, "S"),
+        ("Th", 1, "Fr"),
+        ("TU", -1, "MO"),
+        ("sa", 1, "su"),
+        ("R", 1, "F"),  # "R": Thursday
+    ],
+)
+def test_a_weekday_letter_shifts_like_its_day(text, shift, expected):
+    assert shift_date_text(text, shift) == expected

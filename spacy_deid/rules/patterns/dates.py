@@ -144,6 +144,21 @@ HOLIDAY_WORDS: FrozenSet[str] = frozenset(
 )
 
 
+# A weekday in a schedule: an abbreviation or one or two letters (in lower
+# case only the abbreviations: "w/r/t" is no schedule), ending at a word
+# boundary; and what joins two days ("/", "-", ", ").
+_LIST_ABBRS = _WEEKDAY_ABBRS + ["Weds"]
+_LIST_LETTERS = ["M", "T", "W", "R", "F", "Tu", "Th", "Sa", "Su"]
+_LIST_DAY = (
+    r"(?:"
+    + alternation(
+        title_and_upper(_LIST_ABBRS + _LIST_LETTERS) + [d.lower() for d in _LIST_ABBRS]
+    )
+    + r")(?![\w'])"
+)
+_LIST_SEP = r"(?:[ \t]*[/\-][ \t]*|,[ \t]*)"
+
+
 def _date(id: str, regex: str, **kwargs) -> dict:
     kwargs.setdefault("priority", PRIO_DATE)
     kwargs.setdefault("validator", "calendar_date")
@@ -482,6 +497,33 @@ PATTERNS: List[dict] = [
         "date.weekday_abbr_lower",
         r"\b(?P<phi>" + alternation([a.lower() for a in _WEEKDAY_ABBRS]) + r")\b\.?,?"
         r"(?=[ \t]+(?:1[0-2]|0?[1-9])/(?:3[01]|[12]\d|0?[1-9])(?![\d%/.]|-\d))",
+        validator=None,
+        score=0.8,
+    ),
+    # A schedule of three or more weekdays ("HD M/W/F", "Tu-Th-Sa", "mon, wed,
+    # fri"), as train's dialysis lines write it: each day its own span, the
+    # first before two more days, the others after one or two.
+    _date(
+        "date.weekday_list_first",
+        r"(?<![\w/\-])(?P<phi>" + _LIST_DAY + r")(?=(?:" + _LIST_SEP + _LIST_DAY
+        + r"){2})",
+        validator=None,
+        score=0.8,
+    ),
+    _date(
+        "date.weekday_list_next",
+        r"(?<=[/,\-\t ])(?P<phi>" + _LIST_DAY + r")",
+        require_before=r"(?<![\w/\-])" + _LIST_DAY + r"(?:" + _LIST_SEP + _LIST_DAY
+        + r"){0,5}" + _LIST_SEP + END,
+        exclude_after=r"^(?!" + _LIST_SEP + _LIST_DAY + r")",
+        validator=None,
+        score=0.8,
+    ),
+    _date(
+        "date.weekday_list_last",
+        r"(?<=[/,\-\t ])(?P<phi>" + _LIST_DAY + r")",
+        require_before=r"(?<![\w/\-])" + _LIST_DAY + r"(?:" + _LIST_SEP + _LIST_DAY
+        + r"){1,5}" + _LIST_SEP + END,
         validator=None,
         score=0.8,
     ),
