@@ -79,6 +79,7 @@ class Columns:
 
 
 _LOADED: Dict[str, Columns] = {}
+_DEFAULT_KEY = str(COLUMNS_PATH)
 
 
 def key_hash(key: str) -> int:
@@ -93,10 +94,11 @@ def load_columns(path: Optional[Path] = None) -> Columns:
     path (Optional[Path]): Another file (tests).
     RETURNS (Columns): The loaded columns.
     """
-    path = Path(path or COLUMNS_PATH)
-    loaded = _LOADED.get(str(path))
+    # Called for every lookup: no Path object on the way to the cached one.
+    key = _DEFAULT_KEY if path is None else str(path)
+    loaded = _LOADED.get(key)
     if loaded is None:
-        loaded = _LOADED[str(path)] = _read(path)
+        loaded = _LOADED[key] = _read(Path(key))
     return loaded
 
 

@@ -7,10 +7,10 @@ that a tagger can hash or a rule can test.
 """
 
 import math
-from typing import List, NamedTuple, Tuple
+from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from .fold import fold, name_key
-from .columns import load_columns
+from .columns import Columns, load_columns
 from .tables import load
 
 # A name's share of the population, as a zipf frequency, plus this offset, is the
@@ -110,19 +110,39 @@ def place_zipf(population: int) -> float:
     return max(0.0, math.log10(population / WORLD_POPULATION) + 9 + PLACE_ZIPF_OFFSET)
 
 
+# The answers for the texts looked up last, per loaded columns: a note's
+# components ask about the same words again and again.
+_MEMO: Dict[str, Knowledge] = {}
+_MEMO_OF: List[Optional[Columns]] = [None]
+MEMO_SIZE = 1 << 16
+
+
 def lookup(text: str) -> Knowledge:
     """What the shipped tables know about a token or phrase, case- and accent-folded.
 
     Answered from the precomputed columns (`columns.py`, read on first use in
-    about a tenth of a second, then cached per process).
+    about a tenth of a second, then cached per process), and remembered for
+    the last `MEMO_SIZE` texts.
 
     text (str): A token ("Zürich") or phrase ("New Zealand").
     RETURNS (Knowledge): The counts and flags; all zero when it is unknown.
     """
+    columns = load_columns()
+    if _MEMO_OF[0] is not columns:  # new columns (a rebuild): forget
+        _MEMO.clear()
+        _MEMO_OF[0] = columns
+    known = _MEMO.get(text)
+    if known is None:
+        if len(_MEMO) >= MEMO_SIZE:
+            _MEMO.clear()
+        known = _MEMO[text] = _lookup(text, columns)
+    return known
+
+
+def _lookup(text: str, columns: Columns) -> Knowledge:
     key = fold(text)
     if not key:
         return Knowledge()
-    columns = load_columns()
     row = columns.row(key)
     names = name_key(text)
     name_row = row if names == key else columns.row(names)

@@ -334,6 +334,12 @@ def is_drug_word(span: Span, min_name_count: int) -> bool:
     return k.surname_count + k.given_count < min_name_count
 
 
+def language_of(span: Span) -> str:
+    """How widely known the language a span names is: "major", "minor" or ""
+    (no language's name)."""
+    return load("languages").get(fold(span.text.strip(_EDGE_MARKS)), "")
+
+
 def is_language_name(span: Span, min_name_count: int, cued: bool) -> bool:
     """Whether a span is a language's name ("Tigrinya", "Haitian Creole"),
     with no title before it and no credential after it.
@@ -347,11 +353,11 @@ def is_language_name(span: Span, min_name_count: int, cued: bool) -> bool:
         ("Tigrinya", not "Karen", "Alabama" or "English").
     RETURNS (bool): True for such a name.
     """
-    if after_title(span) or credential_follows(span):
+    known = language_of(span)
+    if not known or after_title(span) or credential_follows(span):
         return False
-    known = load("languages").get(fold(span.text.strip(_EDGE_MARKS)), "")
-    if not known or cued:
-        return bool(known)
+    if cued:
+        return True
     if known != "major":
         return False
     whole = lookup(span.text)

@@ -103,3 +103,17 @@ def test_knowledge_pickles_and_tables_load_once():
     assert load("words") is load("words")
     with pytest.raises(KeyError):
         load("no such table")
+
+
+def test_lookup_remembers_answers_for_the_columns_it_read(monkeypatch):
+    from array import array
+
+    from spacy_deid.knowledge import columns
+
+    first = lookup("Smith")
+    assert first.surname_count > 0 and lookup("Smith") is first
+    empty = columns.Columns(array("Q"), {}, [""])
+    monkeypatch.setitem(columns._LOADED, columns._DEFAULT_KEY, empty)
+    assert lookup("Smith") == Knowledge()  # new columns: nothing remembered
+    monkeypatch.undo()
+    assert lookup("Smith") == first
