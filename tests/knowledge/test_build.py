@@ -8,6 +8,7 @@ import hashlib
 import importlib.util
 import io
 import json
+import struct
 import tarfile
 import zipfile
 
@@ -212,6 +213,40 @@ def test_language_rows_need_the_names_literal():
         build_knowledge.language_rows("X = {}\n", REGISTRY)
 
 
+def _mo(messages):
+    """A GNU message catalog (.mo) of (original, translation) pairs."""
+    pairs = sorted(messages.items())
+    ids = b"".join(k.encode() + b"\0" for k, _ in pairs)
+    strs = b"".join(v.encode() + b"\0" for _, v in pairs)
+    n, start = len(pairs), 28 + 16 * len(pairs)
+    header = struct.pack("<7I", 0x950412DE, 0, n, 28, 28 + 8 * n, 0, 0)
+    table_ids, table_strs, offset = b"", b"", start
+    for k, _ in pairs:
+        table_ids += struct.pack("<2I", len(k.encode()), offset)
+        offset += len(k.encode()) + 1
+    for _, v in pairs:
+        table_strs += struct.pack("<2I", len(v.encode()), offset)
+        offset += len(v.encode()) + 1
+    return header + table_ids + table_strs + ids + strs
+
+
+HOLIDAY_MO = [
+    _mo({"Fiesta de Quillon": "Quillon Festival", "Dia Nacional": "National Day",
+         "Comienzo de Zarvan": "Beginning of Zarvan", "Dia %s": "%s (observed)"}),
+    _mo({"Karneval": "Carnival", "Smithtag": "Smith", "Tinytown": "Tinytown"}),
+]  # fmt: skip
+HOLIDAYS = {"quillon festival": "Quillon Festival", "zarvan": "Zarvan",
+            "beginning of zarvan": "Beginning of Zarvan"}  # fmt: skip
+
+
+def test_holiday_rows_keep_specific_names():
+    places = {"tinytown": (6000, "US")}
+    words = {"carnival": 400}  # zipf 4.0: an everyday word
+    surnames = {"smith": 2442977}
+    rows = build_knowledge.holiday_rows(HOLIDAY_MO, places, words, surnames, {})
+    assert rows == HOLIDAYS
+
+
 def test_check_sha256(tmp_path):
     path = tmp_path / "a.whl"
     path.write_bytes(b"wheel")
@@ -247,6 +282,11 @@ def _wheels(tmp_path):
             srsly.msgpack_dumps([{"format": "cB", "version": 1}] + WORD_BUCKETS))},
         "unii": {files["unii"]: UNII},
         "icd10cm": {files["icd10cm"]: ICD_XML},
+        "holidays": {
+            build_knowledge.HOLIDAYS_PACKAGE_LICENSE: "MIT License\n",
+            files["holidays"] + "AA.mo": HOLIDAY_MO[0],
+            files["holidays"] + "BB.mo": HOLIDAY_MO[1],
+        },
         "languages": {
             build_knowledge.LANGUAGES_PACKAGE_LICENSE: "MIT License\n",
             files["languages"] + "name_data.py": NAME_DATA,
@@ -295,6 +335,10 @@ def test_build_twice_gives_the_same_bytes(tmp_path):
     assert read_table("nouns", first) == {k: v for k, v in WN_NOUNS.items() if k != "person"}
     assert read_table("sentences", first) == WN_SENTENCES
     assert read_table("languages", first) == LANGUAGES
+    # The fixture's word and place tables know neither word: both stay.
+    extra = {"carnival": "Carnival", "tinytown": "Tinytown"}
+    assert read_table("holidays", first) == {**HOLIDAYS, **extra}
+    assert "MIT" in (first / "holidays.LICENSE.md").read_text(encoding="utf-8")
     assert "UNICODE LICENSE V3" in (first / "languages.LICENSE.md").read_text(encoding="utf-8")
     assert "Princeton" in (first / "nouns.LICENSE.md").read_text(encoding="utf-8")
     assert "WordNet Release" in (first / "nouns.LICENSE.md").read_text(encoding="utf-8")

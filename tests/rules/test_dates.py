@@ -78,6 +78,10 @@ POSITIVES = [
     ("date.season_cued", "in the summer", "summer"),
     ("date.season_cued", "mid-winter", "winter"),
     ("date.holiday", "over Christmas", "Christmas"),
+    ("date.holiday_named", "fasting for Vaisakhi", "Vaisakhi"),
+    ("date.holiday_named", "home over Eid al-Fitr.", "Eid al-Fitr"),
+    ("date.holiday_named", "AWAY DURING DIWALI", "DIWALI"),
+    ("date.holiday_named", "Lunar New Year's Day", "Lunar New Year's Day"),
     ("date.weekday_list_first", "HD M/W/F via AVF", "M"),
     ("date.weekday_list_next", "HD M/W/F via AVF", "W"),
     ("date.weekday_list_last", "HD M/W/F via AVF", "F"),
@@ -142,6 +146,10 @@ INVALID = [
 ]
 
 NEGATIVES = [
+    "Dr. Pongal saw her",  # a name after a title
+    "nowruz",  # holidays only as written or in capitals
+    "slides from Sacred Heart Health Center",  # part of a facility's name
+    "SENT TO SACRED HEART HOSPITAL",
     "insulin mon 14-16 units",
     "sun 88/60 briefly",
     "sun 3-4 hours a day",

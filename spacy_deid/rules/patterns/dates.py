@@ -22,8 +22,10 @@ Decisions:
 import re
 from typing import FrozenSet, List
 
+from ...knowledge import load
 from ...text.datenames import MONTH_ABBRS, MONTHS, WEEKDAY_ABBRS, WEEKDAYS
 from ._common import END, PRIO_DATE, alternation, make_pattern, title_and_upper
+from ._common import word_trie
 
 _MONTH_NAMES = list(MONTHS)
 _MONTH_ABBRS = list(MONTH_ABBRS)
@@ -157,6 +159,12 @@ _LIST_DAY = (
     + r")(?![\w'])"
 )
 _LIST_SEP = r"(?:[ \t]*[/\-][ \t]*|,[ \t]*)"
+
+
+# The holidays and observances of every country, by their English names in
+# python-holidays (the knowledge table `holidays`, 1,263 names: "Eid al-Fitr",
+# "Diwali", "Lunar New Year's Day"), as written or in capitals.
+_NAMED_HOLIDAYS = word_trie(title_and_upper(load("holidays").values()))
 
 
 def _date(id: str, regex: str, **kwargs) -> dict:
@@ -545,6 +553,21 @@ PATTERNS: List[dict] = [
         r"(?P<phi>" + _SEASON + r")(?!\w)",
         exclude_before=r"(?i:\b(?:her|his|their|its|my|your|a|an|the|pt'?s"
         r"|patient'?s|one|another|recent|prior)[ \t]+(?:last|next)[ \t\-]+)" + END,
+        validator=None,
+        score=0.8,
+    ),
+    # A holiday of any country by its name ("Eid al-Fitr", "Diwali").
+    _date(
+        "date.holiday_named",
+        r"(?<![\w'\u2019\-])(?P<phi>" + _NAMED_HOLIDAYS
+        + r"(?:['\u2019]s[ \t]+(?:Day|Eve|DAY|EVE))?)(?![\w'\u2019\-])",
+        # A title makes it a name, as the name rules find it.
+        exclude_before=r"\b(?:Dr|DR|Mr|MR|Mrs|MRS|Ms|MS|Miss|Mx)\.?[ \t]*" + END,
+        # A capitalised word or a facility's word after it makes it part of a
+        # longer name ("Sacred Heart Health Center").
+        exclude_after=r"^[ \t]+(?:[A-Z][a-z]|(?i:health|hospital|medical|center"
+        r"|centre|clinic|nursing|school|church|academy|college|university|parish"
+        r"|cathedral|home|care|rehab)\b)",
         validator=None,
         score=0.8,
     ),
