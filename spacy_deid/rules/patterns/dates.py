@@ -162,7 +162,7 @@ _LIST_SEP = r"(?:[ \t]*[/\-][ \t]*|,[ \t]*)"
 
 
 # The holidays and observances of every country, by their English names in
-# python-holidays (the knowledge table `holidays`, 1,263 names: "Eid al-Fitr",
+# python-holidays (the knowledge table `holidays`, about 1,300 names: "Eid al-Fitr",
 # "Diwali", "Lunar New Year's Day"), as written or in capitals.
 _NAMED_HOLIDAYS = word_trie(title_and_upper(load("holidays").values()))
 
