@@ -350,7 +350,7 @@ def is_language_name(span: Span, min_name_count: int, cued: bool) -> bool:
         "interpreter"): then any language of the tables counts ("Language:
         Karen"); without one only a widely known language that fewer than
         `min_name_count` people bear as a name and no place is called
-        ("Tigrinya", not "Karen", "Alabama" or "English").
+        ("Tigrinya", not "Karen", "Alabama" or "Welsh").
     RETURNS (bool): True for such a name.
     """
     known = language_of(span)

@@ -1227,12 +1227,12 @@ LANGUAGES = {
         ("Pt speaks Pashto and Dari.", "Dari", "PATIENT", False),
         ("Seen with a Central Yupik interpreter.", "Central Yupik", "DOCTOR", False),
         ("Uses a Chuukese-speaking aide.", "Chuukese", "PATIENT", False),
-        ("Language: English", "English", "DOCTOR", False),
+        ("Language: Welsh", "Welsh", "DOCTOR", False),
         # No cue: a widely known language that few people bear as a name...
         ("Hmong at home.", "Hmong", "PATIENT", False),
         ("Amharic;", "Amharic", "ORGANIZATION", False),
         # ... but not a common name, a place or a little known language.
-        ("English at bedside.", "English", "PATIENT", True),
+        ("Welsh at bedside.", "Welsh", "PATIENT", True),
         ("Alabama notified.", "Alabama", "ORGANIZATION", True),
         ("Crow at bedside.", "Crow", "PATIENT", True),
         # A title or a credential makes it a person whatever the cue.
