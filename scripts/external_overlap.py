@@ -4,9 +4,10 @@ An evaluation set written outside this repository only measures generalization
 while none of its phrasing has leaked into the generator's templates or value
 lists. This script generates train notes and prints each word n-gram (default:
 five words) that occurs both in them and in the external notes, with how many
-generated notes hold it. Generic clinical phrasing ("brought to the operating
-room") is expected; a phrase of the external notes' own wording ("... is keen
-to ...", say, in both) means a template copied it and must be rewritten.
+generated notes hold it. Generic clinical phrasing (operative and letter
+formulas) is expected; a phrase in the external notes' own wording, with their
+names, hobbies or turns of phrase, means a template copied it and must be
+rewritten.
 
     python scripts/external_overlap.py ../shared/data/en_notes/docs.jsonl \
         [--notes 4000] [--n 5] [--seed 1]
