@@ -603,6 +603,7 @@ def holiday_rows(
     """
     names = set()
     for data in catalogs:
+        # gettext offers no public way to list a catalog's messages.
         catalog = gettext.GNUTranslations(io.BytesIO(data))._catalog
         names.update(v for k, v in catalog.items() if isinstance(k, str) and k and v)
     names.update(m.group(1) for m in map(_HOLIDAY_PART.match, list(names)) if m)
@@ -613,11 +614,12 @@ def holiday_rows(
             continue
         if all(w.lower().strip("'\u2019") in HOLIDAY_GENERIC for w in parts):
             continue
+        key = fold(name)
         if len(parts) == 1 and (
-            _common_or_borne(name, words, surnames, given) or fold(name) in places
+            _common_or_borne(name, words, surnames, given) or key in places
         ):
             continue
-        rows[fold(name)] = min(rows.get(fold(name), name), name)
+        rows[key] = min(rows.get(key, name), name)
     return rows
 
 

@@ -7,7 +7,8 @@ five words) that occurs both in them and in the external notes, with how many
 generated notes hold it. Generic clinical phrasing (operative and letter
 formulas) is expected; a phrase in the external notes' own wording, with their
 names, hobbies or turns of phrase, means a template copied it and must be
-rewritten.
+rewritten. Only phrases the generator also wrote are printed; run it on
+fictional evaluation notes, never on real ones.
 
     python scripts/external_overlap.py ../shared/data/en_notes/docs.jsonl \
         [--notes 4000] [--n 5] [--seed 1]

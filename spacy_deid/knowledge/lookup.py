@@ -113,7 +113,7 @@ def place_zipf(population: int) -> float:
 # The answers for the texts looked up last, per loaded columns: a note's
 # components ask about the same words again and again.
 _MEMO: Dict[str, Knowledge] = {}
-_MEMO_OF: List[Optional[Columns]] = [None]
+_MEMO_COLUMNS: Optional[Columns] = None
 MEMO_SIZE = 1 << 16
 
 
@@ -127,10 +127,11 @@ def lookup(text: str) -> Knowledge:
     text (str): A token ("Zürich") or phrase ("New Zealand").
     RETURNS (Knowledge): The counts and flags; all zero when it is unknown.
     """
+    global _MEMO_COLUMNS
     columns = load_columns()
-    if _MEMO_OF[0] is not columns:  # new columns (a rebuild): forget
+    if _MEMO_COLUMNS is not columns:  # new columns (a rebuild): forget
         _MEMO.clear()
-        _MEMO_OF[0] = columns
+        _MEMO_COLUMNS = columns
     known = _MEMO.get(text)
     if known is None:
         if len(_MEMO) >= MEMO_SIZE:

@@ -8,7 +8,7 @@ credential off the end of a name span ("Oriel Vantongeren, CNM").
 """
 
 import re
-from typing import Optional
+from typing import Callable, Optional
 
 from spacy.lang.char_classes import LIST_UNITS
 from spacy.tokens import Span, Token
@@ -340,15 +340,18 @@ def language_of(span: Span) -> str:
     return load("languages").get(fold(span.text.strip(_EDGE_MARKS)), "")
 
 
-def is_language_name(span: Span, min_name_count: int, cued: bool) -> bool:
+def is_language_name(
+    span: Span, min_name_count: int, cued: Callable[[Span], bool]
+) -> bool:
     """Whether a span is a language's name ("Tigrinya", "Haitian Creole"),
     with no title before it and no credential after it.
 
     span (Span): The entity.
     min_name_count (int): People bearing a word that make it a name.
-    cued (bool): Whether a language cue stands by it ("speaks", "language:",
-        "interpreter"): then any language of the tables counts ("Language:
-        Karen"); without one only a widely known language that fewer than
+    cued (Callable[[Span], bool]): Whether a language cue stands by the span
+        ("speaks", "language:", "interpreter"), asked only of a language's
+        name: then any language of the tables counts ("Language: Karen");
+        without one only a widely known language that fewer than
         `min_name_count` people bear as a name and no place is called
         ("Tigrinya", not "Karen", "Alabama" or "Welsh").
     RETURNS (bool): True for such a name.
@@ -356,17 +359,20 @@ def is_language_name(span: Span, min_name_count: int, cued: bool) -> bool:
     known = language_of(span)
     if not known or after_title(span) or credential_follows(span):
         return False
-    if cued:
+    if cued(span):
         return True
     if known != "major":
         return False
     whole = lookup(span.text)
     if whole.place_population or whole.is_country or whole.is_state or whole.is_county:
         return False
-    return all(
-        lookup(word).surname_count + lookup(word).given_count < min_name_count
-        for word in _LETTERS.findall(span.text)
-    )
+    return all(_bearers(word) < min_name_count for word in _LETTERS.findall(span.text))
+
+
+def _bearers(word: str) -> int:
+    """People bearing a word as a surname or given name."""
+    k = lookup(word)
+    return k.surname_count + k.given_count
 
 
 def is_nameless_word(span: Span) -> bool:

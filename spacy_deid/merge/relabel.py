@@ -108,7 +108,7 @@ from ..knowledge.occupations import heads_an_occupation, names_an_occupation
 from ..knowledge.credentials import is_credential
 from .not_phi import credential_after_space, credential_follows, credential_start
 from .not_phi import follows_name
-from .not_phi import is_drug_word, is_language_name, is_list_entry, language_of
+from .not_phi import is_drug_word, is_language_name, is_list_entry
 from .not_phi import is_gestational_age, is_non_date_fraction, is_quantity
 from .not_phi import in_code, is_duration, is_nameless_word, is_title_after_name
 from .not_phi import is_nameless_phrase
@@ -719,11 +719,12 @@ class PhiRelabel(CfgSerializable):
 
     def _is_language(self, ent: Span) -> bool:
         """A language's name, by a language cue or by itself."""
-        if not language_of(ent):
-            return False  # most spans: no cue to look for
+        return is_language_name(ent, self.cfg["min_name_count"], self._language_cued)
+
+    def _language_cued(self, ent: Span) -> bool:
+        """A language cue among the words before a span or right after it."""
         cues = self._language_cues
-        cued = job_cued(ent, cues) or cue_after(ent, cues)
-        return is_language_name(ent, self.cfg["min_name_count"], cued)
+        return job_cued(ent, cues) or cue_after(ent, cues)
 
     def _code_lines(self, doc: Doc) -> List[Tuple[int, int]]:
         """The character ranges of the doc's lines of code, where an entity

@@ -48,7 +48,8 @@ _WEEKDAY_RE = (
     r"(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|"
     r"fri(?:day)?|sat(?:urday)?|sun(?:day)?)"
 )
-# Schedules name days by one or two letters: letters -> Monday = 0, ...
+# Schedules name days by one or two letters: letters -> the day's index in
+# `calendar.day_name` (0 is the first).
 WEEKDAY_LETTERS: Dict[str, int] = {
     "m": 0, "t": 1, "tu": 1, "w": 2, "r": 3, "th": 3, "f": 4, "sa": 5, "su": 6,
 }  # fmt: skip

@@ -203,7 +203,7 @@ def test_no_original_year_comes_back_in_the_note():
         ("Th", 1, "Fr"),
         ("TU", -1, "MO"),
         ("sa", 1, "su"),
-        ("R", 1, "F"),  # "R": Thursday
+        ("R", 1, "F"),  # "R": the fourth day, as in "MTWRF"
     ],
 )
 def test_a_weekday_letter_shifts_like_its_day(text, shift, expected):

@@ -173,6 +173,19 @@ def _date(id: str, regex: str, **kwargs) -> dict:
     return make_pattern(id, "DATE", regex, **kwargs)
 
 
+def _list_day_after(id: str, days_before: int, **kwargs) -> dict:
+    """A day of a weekday schedule after `days_before` or more other days."""
+    return _date(
+        id,
+        r"(?<=[/,\-\t ])(?P<phi>" + _LIST_DAY + r")",
+        require_before=r"(?<![\w/\-])" + _LIST_DAY + r"(?:" + _LIST_SEP + _LIST_DAY
+        + r"){" + str(days_before - 1) + r",5}" + _LIST_SEP + END,
+        validator=None,
+        score=0.8,
+        **kwargs,
+    )
+
+
 PATTERNS: List[dict] = [
     # 09/14/2067, 9/14/67
     _date(
@@ -518,23 +531,11 @@ PATTERNS: List[dict] = [
         validator=None,
         score=0.8,
     ),
-    _date(
-        "date.weekday_list_next",
-        r"(?<=[/,\-\t ])(?P<phi>" + _LIST_DAY + r")",
-        require_before=r"(?<![\w/\-])" + _LIST_DAY + r"(?:" + _LIST_SEP + _LIST_DAY
-        + r"){0,5}" + _LIST_SEP + END,
-        exclude_after=r"^(?!" + _LIST_SEP + _LIST_DAY + r")",
-        validator=None,
-        score=0.8,
+    # A middle day: one or more before it, one more after it.
+    _list_day_after(
+        "date.weekday_list_next", 1, exclude_after=r"^(?!" + _LIST_SEP + _LIST_DAY + r")"
     ),
-    _date(
-        "date.weekday_list_last",
-        r"(?<=[/,\-\t ])(?P<phi>" + _LIST_DAY + r")",
-        require_before=r"(?<![\w/\-])" + _LIST_DAY + r"(?:" + _LIST_SEP + _LIST_DAY
-        + r"){1,5}" + _LIST_SEP + END,
-        validator=None,
-        score=0.8,
-    ),
+    _list_day_after("date.weekday_list_last", 2),
     # Seasons with a year: "Spring 2067", "fall of '08".
     _date(
         "date.season_year",
