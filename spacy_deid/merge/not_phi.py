@@ -402,6 +402,59 @@ _LINK_WORDS = frozenset({"of", "and", "the", "for", "in", "on", "at", "to", "wit
 _LETTERS = re.compile(r"[^\W\d_]+")
 
 
+# Marks after which a clause starts; a clause in sentence case opens with a
+# capitalised word. Lower-case names stand in lower-case telegraphic text
+# ("goes to maple grove park") and in lists that mix cases (hence "," and
+# "("): among 8,000 train notes, one gold name or place span of plain
+# lower-case words stands in a sentence-case clause by these marks.
+_CLAUSE_MARKS = frozenset((".", "!", "?", ":", ";", "(", ","))
+_CLAUSE_WINDOW = 60
+# A plain word: used at least this often (zipf), and at least this many zipf
+# points more as a word than its use as a name or place explains.
+PLAIN_WORD_ZIPF = 2.0
+PLAIN_WORD_MARGIN = 0.8
+
+
+def is_clause_start(token: Token) -> bool:
+    """Whether a token opens the doc, a line or a clause (after `_CLAUSE_MARKS`)."""
+    if token.i == 0:
+        return True
+    before = token.doc[token.i - 1]
+    return before.text in _CLAUSE_MARKS or (before.is_space and "\n" in before.text)
+
+
+def in_cased_clause(span: Span) -> bool:
+    """Whether the clause a span stands in opens with a capitalised word
+    (not one in capitals): "The orchestra played a lively waltz", not "goes
+    to maple grove park" or "SEEN BY ...".
+
+    span (Span): The entity.
+    RETURNS (bool): True when the clause is written in sentence case.
+    """
+    doc = span.doc
+    for i in range(span.start, max(span.start - _CLAUSE_WINDOW, -1), -1):
+        if is_clause_start(doc[i]):
+            first = next((t for t in doc[i : span.end] if t.is_alpha), None)
+            if first is None:
+                return False
+            return first.is_title and not (first.is_upper and len(first) > 1)
+    return False
+
+
+def is_plain_word(word: str) -> bool:
+    """Whether a word is mostly used as a word: at least `PLAIN_WORD_ZIPF`
+    common and `PLAIN_WORD_MARGIN` more so than as a name or a place, and
+    no country's or state's name ("waltz", "spanner"; not "brown", "rose").
+
+    word (str): The word.
+    RETURNS (bool): True for a plain word.
+    """
+    k = lookup(word)
+    if k.word_zipf < PLAIN_WORD_ZIPF or k.is_country or k.is_state:
+        return False
+    return k.word_zipf - max(k.name_zipf, k.place_zipf) >= PLAIN_WORD_MARGIN
+
+
 def is_nameless_phrase(span: Span, min_name_count: int) -> bool:
     """Whether a span is two or more capitalised English words (link words
     such as "of" aside) that fewer than `min_name_count` people bear as a

@@ -39,7 +39,12 @@ that almost nobody bears as a name ("The stock market" as a firm); with
 `nameless_word_zipf` a lower-case word nobody bears as a name and no place is
 called, at least that common, counts too ("spatula" as a person). A span the
 check drops that names a job takes `job_label` instead ("laborer" as a person).
-So is a span of `nameless_labels` that is one capitalised English word
+For `cased_clause_labels`, in a clause that opens with a capitalised word
+(sentence case), plainer words pass too: used at zipf >= 2 and mostly as
+words rather than names ("The band played a slow waltz"); lower-case
+telegraphic notes name people and places in lower case, so there the
+stricter test holds.
+Dropped too: a span of `nameless_labels` that is one capitalised English word
 (zipf >= 3) that nobody in the name tables bears and no place is called:
 "Belongings" or "Confidential" at the start of a sentence, tagged as a person;
 and one of `nameless_phrase_labels` made of two or more such words that
@@ -111,7 +116,7 @@ from .not_phi import follows_name
 from .not_phi import is_drug_word, is_language_name, is_list_entry
 from .not_phi import is_gestational_age, is_non_date_fraction, is_quantity
 from .not_phi import in_code, is_duration, is_nameless_word, is_title_after_name
-from .not_phi import is_nameless_phrase
+from .not_phi import in_cased_clause, is_nameless_phrase, is_plain_word
 from .not_phi import is_no_date
 from .code import code_lines
 from .cues import cue_after, cue_word, cued_label, job_cued, phrase_before
@@ -201,6 +206,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "facility_name_count": 0,
     "language_labels": [],
     "language_cues": [],
+    "cased_clause_labels": [],
 }
 
 
@@ -272,6 +278,7 @@ def make_phi_relabel(
     facility_name_count: int,
     language_labels: List[str],
     language_cues: List[str],
+    cased_clause_labels: List[str],
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -401,6 +408,11 @@ def make_phi_relabel(
     facility_name_count (int): With `facility_heads`, a surname borne by at
         least this many people and no common word before the head makes a
         facility too ("Mayo Clinic" tagged as a department); 0 for off.
+    cased_clause_labels (List[str]): Labels of `word_labels` whose spans in
+        a clause written in sentence case (`in_cased_clause`) pass the
+        common-word check with plainer words too (`is_plain_word`): "a lively
+        waltz" tagged as a person in ordinary prose; in lower-case
+        telegraphic text ("goes to maple grove park") the stricter check holds.
     """
     return PhiRelabel(
         name,
@@ -461,6 +473,7 @@ def make_phi_relabel(
         facility_name_count=facility_name_count,
         language_labels=language_labels,
         language_cues=language_cues,
+        cased_clause_labels=cased_clause_labels,
     )
 
 
@@ -482,6 +495,7 @@ class PhiRelabel(CfgSerializable):
         self._particles = {word.lower() for word in cfg["particles"]}
         self._occupations = set(cfg["occupation_labels"])
         self._words = set(cfg["word_labels"])
+        self._cased_clauses = frozenset(cfg["cased_clause_labels"])
         self._cue_words = {cue_word(word) for word in cfg["cue_words"]}
         self._job_cues = frozenset(cue_word(word) for word in cfg["job_cues"])
         self._shapes = [
@@ -1000,7 +1014,14 @@ class PhiRelabel(CfgSerializable):
             self.cfg["initial_words"] and _initial_word(first, span)
         ):
             return False
-        if not all(self._common_word(t.text) for t in words):
+        # Only lower-case words: a capitalised one may be a rare given name
+        # that opens a sentence or follows a field's colon ("rehab: Amberly").
+        plain = span.label_ in self._cased_clauses and in_cased_clause(span)
+        if not all(
+            self._common_word(t.text)
+            or (plain and t.is_lower and is_plain_word(t.text))
+            for t in words
+        ):
             return False
         return not self._rule_found(span)
 
@@ -1094,6 +1115,7 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "clause_joiners",
         "language_labels",
         "language_cues",
+        "cased_clause_labels",
         *_SHAPES,
     ):
         if not is_str_list(cfg[key]):

@@ -193,6 +193,42 @@ def test_nameless_words_extend_the_common_word_check(text, surface, kept):
 
 
 @pytest.mark.parametrize(
+    "text,surface,kept",
+    [
+        # Plain words in a clause written in sentence case: dropped.
+        ("The band played a slow waltz.", "slow waltz", False),
+        ("He loosened the bolt with a spanner.", "spanner", False),
+        ("Geese swim in the pond.", "the pond", False),
+        ("Quiet evenings suit him.", "Quiet evenings", False),
+        # A capitalised word after a field's colon may be a name.
+        ("rehab: Amberly house", "Amberly house", True),
+        # Lower-case telegraphic text names places and people in lower case.
+        ("goes to the pond daily", "the pond", True),
+        ("pt walks daily. plays a slow waltz", "slow waltz", True),
+        ("SEEN AT the pond", "the pond", True),
+        # A list entry after a comma, a cue word, a capitalised word: stays.
+        ("Visitors: Brandt, Okafor, kettle", "kettle", True),
+        ("Seen with wife meadow today.", "meadow", True),
+        ("He plays a slow Waltz.", "slow Waltz", True),
+        # A rare given name opening a sentence alone stays.
+        ("Giacomo is stable.", "Giacomo", True),
+    ],
+)
+def test_cased_clauses_take_plainer_common_words(text, surface, kept):
+    config = {**WORDS, "initial_words": True}
+    assert relabelled_with(config, text, [(surface, "PATIENT")]) == [
+        (surface, "PATIENT")
+    ], "off by default"
+    config = {**config, "cased_clause_labels": ["PATIENT"]}
+    found = relabelled_with(config, text, [(surface, "PATIENT")])
+    assert (found == [(surface, "PATIENT")]) is kept
+    # Only for the labels named.
+    assert relabelled_with(config, text, [(surface, "USERNAME")]) == [
+        (surface, "USERNAME")
+    ]
+
+
+@pytest.mark.parametrize(
     "text,surface,label",
     [
         ("Works as a bricklayer now.", "bricklayer", "PROFESSION"),
@@ -238,6 +274,8 @@ def test_bad_config():
         PhiRelabel(initial_words="yes")
     with pytest.raises(ValueError):
         PhiRelabel(nameless_word_zipf=True)
+    with pytest.raises(ValueError):
+        PhiRelabel(cased_clause_labels="PATIENT")
     with pytest.raises(ValueError):
         PhiRelabel(job_label=["PROFESSION"])
     with pytest.raises(ValueError):
@@ -1262,7 +1300,8 @@ def test_a_piece_cut_from_an_entity_gets_the_same_checks():
     assert relabelled_with(config, text, ents) == [("Acme Labs", "ORGANIZATION")]
     config = {**config, "quantity_labels": []}
     assert relabelled_with(config, text, ents) == [
-        ("Acme Labs", "ORGANIZATION"), ("20 mg", "ORGANIZATION")
+        ("Acme Labs", "ORGANIZATION"),
+        ("20 mg", "ORGANIZATION"),
     ]
 
 
