@@ -496,14 +496,26 @@ def is_title_after_name(
     min_name_count (int): People bearing the last word that make it a name.
     RETURNS (bool): True for such a title.
     """
+    return follows_name(span, person_labels) and is_job_title(span, min_name_count)
+
+
+def is_job_title(span: Span, min_name_count: Optional[int]) -> bool:
+    """Whether a span's last word can head a job title, is singular (a firm:
+    "Endocrine Associates") and is no common name ("Baker").
+
+    span (Span): The entity.
+    min_name_count (Optional[int]): People bearing the last word that make it
+        a name; None where no name is possible.
+    RETURNS (bool): True for such a title.
+    """
     words = [t for t in span if t.is_alpha]
-    if not words or not follows_name(span, person_labels):
+    if not words:
         return False
     last = words[-1].text
     if last.lower().endswith("s"):
         return False
     k = lookup(last)
-    if k.surname_count + k.given_count >= min_name_count:
+    if min_name_count is not None and k.surname_count + k.given_count >= min_name_count:
         return False
     return is_occupation_word(last.lower())
 
@@ -549,6 +561,62 @@ def credential_after_space(span: Span) -> bool:
         return False
     following = doc[span.end]
     return following.is_upper and is_credential(following.text)
+
+
+# Marks between a person's credentials and a role after them ("Ana Ruiz, RN
+# (charge nurse)", "Ana Ruiz, RN - charge nurse").
+_ROLE_MARKS = frozenset(("(", ",", "-", "\u2013", "\u2014", "/"))
+
+
+def is_clinician_role(
+    span: Span, person_labels: frozenset, min_name_count: int
+) -> bool:
+    """Whether a span is a job title (`is_job_title`) that is the role of a
+    credentialed person named beside it: right before a name that
+    credentials follow ("charge nurse Ana Ruiz, RN"), or after a name and its
+    credentials ("Ana Ruiz, RN (charge nurse)"; a signature's "Ana Ruiz, MD"
+    with "Staff Cardiologist" on the next line). A patient's job stands
+    beside no credentials.
+
+    span (Span): The entity.
+    person_labels (frozenset): The labels of person names.
+    min_name_count (int): People bearing the last word that make it a name.
+    RETURNS (bool): True for a clinician's role.
+    """
+    # A name is written with capitals: "review nurse" names no one.
+    capitals = any(t.is_title or t.is_upper for t in span if t.is_alpha)
+    if not is_job_title(span, min_name_count if capitals else None):
+        return False
+    return _before_credentialed_name(span, person_labels) or _after_credentials(
+        span, person_labels
+    )
+
+
+def _before_credentialed_name(span: Span, person_labels: frozenset) -> bool:
+    doc = span.doc
+    start = span.end
+    if start >= len(doc) or span[-1].whitespace_ not in (" ", "\t"):
+        return False
+    label = doc[start].ent_type_
+    if label not in person_labels or doc[start].ent_iob_ != "B":
+        return False
+    end = start + 1
+    while end < len(doc) and doc[end].ent_iob_ == "I":
+        end += 1
+    name = doc[start:end]
+    return credential_follows(name) or credential_after_space(name)
+
+
+def _after_credentials(span: Span, person_labels: frozenset) -> bool:
+    doc = span.doc
+    i = span.start - 1
+    while i >= 0 and (doc[i].is_space or doc[i].text in _ROLE_MARKS):
+        i -= 1
+    credentials = 0
+    while i >= 0 and (is_credential(doc[i].text) or doc[i].text == ","):
+        credentials += doc[i].text != ","
+        i -= 1
+    return credentials > 0 and i >= 0 and doc[i].ent_type_ in person_labels
 
 
 def follows_name(span: Span, person_labels: frozenset) -> bool:

@@ -62,8 +62,10 @@ piece of a source-code identifier (`code_labels`: "String" in "Widget::toString(
 number of years that something lasted (`duration_labels`: "for 34 years",
 "x 1 yr"), a span that the tagger alone found on a line of source code
 (`code_line_labels`, `code.py`: "values[i" in "sum += values[i];"), a job
-title after a person's name and a comma (`title_labels`: "Consultant Cardiologist" in "Ana Ruiz,
-MD, Consultant Cardiologist"), and a lone credential after a person's name, a
+title after a person's name and a comma (`title_labels`: "Consultant
+Cardiologist" in "Ana Ruiz, MD, Consultant Cardiologist"), a clinician's role
+beside a credentialed name (`role_labels`: "charge nurse" in "charge nurse
+Ana Ruiz, RN"), and a lone credential after a person's name, a
 comma and maybe other credentials ("MA" in "Ana Ruiz, MA" and "CCM" in "Ana
 Ruiz, RN, CCM", not "MA" in "Salem, MA"); a name span of `person_labels` loses
 its trailing ", CNM". Before all that, a span of `credentialed_labels` that a
@@ -112,7 +114,7 @@ from ..knowledge import lookup
 from ..knowledge.occupations import heads_an_occupation, names_an_occupation
 from ..knowledge.credentials import is_credential
 from .not_phi import credential_after_space, credential_follows, credential_start
-from .not_phi import follows_name
+from .not_phi import follows_name, is_clinician_role
 from .not_phi import is_drug_word, is_language_name, is_list_entry
 from .not_phi import is_gestational_age, is_non_date_fraction, is_quantity
 from .not_phi import in_code, is_duration, is_nameless_word, is_title_after_name
@@ -207,6 +209,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "language_labels": [],
     "language_cues": [],
     "cased_clause_labels": [],
+    "role_labels": [],
 }
 
 
@@ -279,6 +282,7 @@ def make_phi_relabel(
     language_labels: List[str],
     language_cues: List[str],
     cased_clause_labels: List[str],
+    role_labels: List[str],
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -413,6 +417,10 @@ def make_phi_relabel(
         common-word check with plainer words too (`is_plain_word`): "a lively
         waltz" tagged as a person in ordinary prose; in lower-case
         telegraphic text ("goes to maple grove park") the stricter check holds.
+    role_labels (List[str]): Labels whose spans that are a job title beside
+        a name of `person_labels` that credentials follow are that
+        clinician's role, no PHI (`not_phi.is_clinician_role`: "charge nurse
+        Ana Ruiz, RN").
     """
     return PhiRelabel(
         name,
@@ -474,6 +482,7 @@ def make_phi_relabel(
         language_labels=language_labels,
         language_cues=language_cues,
         cased_clause_labels=cased_clause_labels,
+        role_labels=role_labels,
     )
 
 
@@ -496,6 +505,7 @@ class PhiRelabel(CfgSerializable):
         self._occupations = set(cfg["occupation_labels"])
         self._words = set(cfg["word_labels"])
         self._cased_clauses = frozenset(cfg["cased_clause_labels"])
+        self._roles = frozenset(cfg["role_labels"])
         self._cue_words = {cue_word(word) for word in cfg["cue_words"]}
         self._job_cues = frozenset(cue_word(word) for word in cfg["job_cues"])
         self._shapes = [
@@ -718,6 +728,10 @@ class PhiRelabel(CfgSerializable):
             return True
         if label in self._nameless_phrases and is_nameless_phrase(
             ent, self.cfg["min_name_count"]
+        ):
+            return True
+        if label in self._roles and is_clinician_role(
+            ent, self._persons, self.cfg["min_name_count"]
         ):
             return True
         if label in self._titles and is_title_after_name(
@@ -1116,6 +1130,7 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "language_labels",
         "language_cues",
         "cased_clause_labels",
+        "role_labels",
         *_SHAPES,
     ):
         if not is_str_list(cfg[key]):

@@ -277,6 +277,8 @@ def test_bad_config():
     with pytest.raises(ValueError):
         PhiRelabel(cased_clause_labels="PATIENT")
     with pytest.raises(ValueError):
+        PhiRelabel(role_labels="PROFESSION")
+    with pytest.raises(ValueError):
         PhiRelabel(job_label=["PROFESSION"])
     with pytest.raises(ValueError):
         PhiRelabel(clause_word_labels="PATIENT")
@@ -1316,3 +1318,54 @@ def test_a_wordless_date_stays_where_a_rule_found_it():
     doc.spans["phi_rules"] = list(doc.ents)[1:]
     assert ents_of(nlp.get_pipe("phi_relabel")(doc)) == days
     assert relabelled_with({"date_labels": ["DATE"]}, text, days) == []
+
+
+ROLES = {
+    "role_labels": ["PROFESSION", "DOCTOR"],
+    "person_labels": ["DOCTOR", "PATIENT"],
+}
+
+
+@pytest.mark.parametrize(
+    "text,role,name,kept",
+    [
+        # A role beside a credentialed name is the clinician's: dropped.
+        (
+            "Call from charge nurse Ilse Dorn, RN today.",
+            "charge nurse",
+            "Ilse Dorn",
+            False,
+        ),
+        (
+            "Call from charge nurse Ilse Dorn RN today.",
+            "charge nurse",
+            "Ilse Dorn",
+            False,
+        ),
+        ("Ilse Dorn, RN (intake nurse) called.", "intake nurse", "Ilse Dorn", False),
+        (
+            "Ilse Dorn, MD, PhD\nStaff Cardiologist\n",
+            "Staff Cardiologist",
+            "Ilse Dorn",
+            False,
+        ),
+        # A patient's job: no credentials beside the name.
+        ("Retired welder Ilse Dorn presents today.", "welder", "Ilse Dorn", True),
+        (
+            "Ilse Dorn, retired welder, presents today.",
+            "retired welder",
+            "Ilse Dorn",
+            True,
+        ),
+        # No job title, or a capitalised surname that people bear: stays.
+        ("Ilse Dorn, RN (front desk) called.", "front desk", "Ilse Dorn", True),
+        ("Ilse Dorn, MD\nTom Baker\n", "Tom Baker", "Ilse Dorn", True),
+    ],
+)
+def test_a_clinicians_role_is_no_phi(text, role, name, kept):
+    for label in ("PROFESSION", "DOCTOR"):
+        ents = sorted([(role, label), (name, "DOCTOR")], key=lambda e: text.index(e[0]))
+        assert (role, label) in relabelled_with({}, text, ents), "off by default"
+        found = relabelled_with(ROLES, text, ents)
+        assert ((role, label) in found) is kept, label
+        assert (name, "DOCTOR") in found
