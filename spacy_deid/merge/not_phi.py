@@ -16,6 +16,7 @@ from spacy.tokens import Span, Token
 from ..knowledge import COMMON_WORD_ZIPF, fold, load, lookup
 from ..knowledge.credentials import is_credential
 from ..knowledge.occupations import is_occupation_word
+from ..rules.lexicons.clinical import EPONYM_HEADS
 from ..rules.patterns.dates import HOLIDAY_WORDS
 from ..text.datenames import MONTH_ABBRS, MONTHS, WEEKDAY_ABBRS, WEEKDAYS
 
@@ -561,6 +562,37 @@ def credential_after_space(span: Span) -> bool:
         return False
     following = doc[span.end]
     return following.is_upper and is_credential(following.text)
+
+
+_EPONYM_HEADS = frozenset(EPONYM_HEADS)
+_POSSESSIVE_MARKS = ("'s", "'", "\u2019s", "\u2019")
+
+
+def is_eponym(span: Span) -> bool:
+    """Whether a span is one word that an eponym's head follows on its line
+    ("Epley" in "Epley maneuver", "Ranson's criteria"), or a name and such a
+    head ("McMurray test equivocal"): a test, sign or device named for
+    someone, no mention of a person.
+
+    span (Span): The entity.
+    RETURNS (bool): True for an eponym.
+    """
+    doc = span.doc
+    if len(span.text.split()) > 1:
+        # Not "Town Line Regional School", nor a name that ran on to the
+        # eponym ("Ana Ruiz - Wright" before "stain").
+        return (
+            span[0].is_alpha
+            and span[0].text[0].isupper()
+            and span[1].lower_ in _EPONYM_HEADS
+            and not any(t.is_title or t.is_upper for t in span[2:])
+        )
+    i = span.end
+    if i < len(doc) and doc[i].lower_ in _POSSESSIVE_MARKS:
+        i += 1
+    if i >= len(doc) or "\n" in doc[i - 1].whitespace_:
+        return False
+    return doc[i].lower_ in _EPONYM_HEADS
 
 
 # Marks between a person's credentials and a role after them ("Ana Ruiz, RN

@@ -65,7 +65,8 @@ number of years that something lasted (`duration_labels`: "for 34 years",
 title after a person's name and a comma (`title_labels`: "Consultant
 Cardiologist" in "Ana Ruiz, MD, Consultant Cardiologist"), a clinician's role
 beside a credentialed name (`role_labels`: "charge nurse" in "charge nurse
-Ana Ruiz, RN"), and a lone credential after a person's name, a
+Ana Ruiz, RN"), a name before an eponym's head (`eponym_labels`: "Epley
+maneuver"), and a lone credential after a person's name, a
 comma and maybe other credentials ("MA" in "Ana Ruiz, MA" and "CCM" in "Ana
 Ruiz, RN, CCM", not "MA" in "Salem, MA"); a name span of `person_labels` loses
 its trailing ", CNM". Before all that, a span of `credentialed_labels` that a
@@ -114,7 +115,7 @@ from ..knowledge import lookup
 from ..knowledge.occupations import heads_an_occupation, names_an_occupation
 from ..knowledge.credentials import is_credential
 from .not_phi import credential_after_space, credential_follows, credential_start
-from .not_phi import follows_name, is_clinician_role
+from .not_phi import follows_name, is_clinician_role, is_eponym
 from .not_phi import is_drug_word, is_language_name, is_list_entry
 from .not_phi import is_gestational_age, is_non_date_fraction, is_quantity
 from .not_phi import in_code, is_duration, is_nameless_word, is_title_after_name
@@ -210,6 +211,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "language_cues": [],
     "cased_clause_labels": [],
     "role_labels": [],
+    "eponym_labels": [],
 }
 
 
@@ -283,6 +285,7 @@ def make_phi_relabel(
     language_cues: List[str],
     cased_clause_labels: List[str],
     role_labels: List[str],
+    eponym_labels: List[str],
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -421,6 +424,9 @@ def make_phi_relabel(
         a name of `person_labels` that credentials follow are that
         clinician's role, no PHI (`not_phi.is_clinician_role`: "charge nurse
         Ana Ruiz, RN").
+    eponym_labels (List[str]): Labels whose spans that an eponym's head
+        follows on their line, or that are a capitalised word and such a
+        head, are no PHI (`not_phi.is_eponym`: "Epley" in "Epley maneuver").
     """
     return PhiRelabel(
         name,
@@ -483,6 +489,7 @@ def make_phi_relabel(
         language_cues=language_cues,
         cased_clause_labels=cased_clause_labels,
         role_labels=role_labels,
+        eponym_labels=eponym_labels,
     )
 
 
@@ -506,6 +513,7 @@ class PhiRelabel(CfgSerializable):
         self._words = set(cfg["word_labels"])
         self._cased_clauses = frozenset(cfg["cased_clause_labels"])
         self._roles = frozenset(cfg["role_labels"])
+        self._eponyms = frozenset(cfg["eponym_labels"])
         self._cue_words = {cue_word(word) for word in cfg["cue_words"]}
         self._job_cues = frozenset(cue_word(word) for word in cfg["job_cues"])
         self._shapes = [
@@ -582,6 +590,8 @@ class PhiRelabel(CfgSerializable):
             self._words,
             self._drugs,
             self._languages,
+            self._roles,
+            self._eponyms,
             self._persons,
             self._nameless,
             self._nameless_phrases,
@@ -729,6 +739,8 @@ class PhiRelabel(CfgSerializable):
         if label in self._nameless_phrases and is_nameless_phrase(
             ent, self.cfg["min_name_count"]
         ):
+            return True
+        if label in self._eponyms and is_eponym(ent):
             return True
         if label in self._roles and is_clinician_role(
             ent, self._persons, self.cfg["min_name_count"]
@@ -1131,6 +1143,7 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "language_cues",
         "cased_clause_labels",
         "role_labels",
+        "eponym_labels",
         *_SHAPES,
     ):
         if not is_str_list(cfg[key]):

@@ -207,7 +207,7 @@ def test_nameless_words_extend_the_common_word_check(text, surface, kept):
         ("pt walks daily. plays a slow waltz", "slow waltz", True),
         ("SEEN AT the pond", "the pond", True),
         # A list entry after a comma, a cue word, a capitalised word: stays.
-        ("Visitors: Brandt, Okafor, kettle", "kettle", True),
+        ("Visitors: Brandt, Adeyemi, kettle", "kettle", True),
         ("Seen with wife meadow today.", "meadow", True),
         ("He plays a slow Waltz.", "slow Waltz", True),
         # A rare given name opening a sentence alone stays.
@@ -278,6 +278,8 @@ def test_bad_config():
         PhiRelabel(cased_clause_labels="PATIENT")
     with pytest.raises(ValueError):
         PhiRelabel(role_labels="PROFESSION")
+    with pytest.raises(ValueError):
+        PhiRelabel(eponym_labels="PATIENT")
     with pytest.raises(ValueError):
         PhiRelabel(job_label=["PROFESSION"])
     with pytest.raises(ValueError):
@@ -1369,3 +1371,29 @@ def test_a_clinicians_role_is_no_phi(text, role, name, kept):
         found = relabelled_with(ROLES, text, ents)
         assert ((role, label) in found) is kept, label
         assert (name, "DOCTOR") in found
+
+
+@pytest.mark.parametrize(
+    "text,surface,label,kept",
+    [
+        # An eponym's head after the name on its line: a test or device.
+        ("Epley maneuver done today.", "Epley", "PATIENT", False),
+        ("Ranson's criteria met.", "Ranson", "ORGANIZATION", False),
+        ("McMurray test equivocal.", "McMurray test equivocal", "ORGANIZATION", False),
+        # A person, or a firm whose name holds the word.
+        ("Seen by Epley.\nManeuver done.", "Epley", "PATIENT", True),
+        (
+            "Attends Town Line Middle School.",
+            "Town Line Middle School",
+            "ORGANIZATION",
+            True,
+        ),
+        ("Called Ana Epley today.", "Ana Epley", "PATIENT", True),
+        ("x-cover Ruiz - Wright stain due", "Ruiz - Wright", "PATIENT", True),
+    ],
+)
+def test_an_eponym_is_no_person(text, surface, label, kept):
+    assert relabelled_with({}, text, [(surface, label)]) == [(surface, label)]
+    config = {"eponym_labels": ["PATIENT", "ORGANIZATION"]}
+    found = relabelled_with(config, text, [(surface, label)])
+    assert (found == [(surface, label)]) is kept
