@@ -426,7 +426,7 @@ def is_clause_start(token: Token) -> bool:
 
 def in_cased_clause(span: Span) -> bool:
     """Whether the clause a span stands in opens with a capitalised word
-    (not one in capitals): "The orchestra played a lively waltz", not "goes
+    (not one in capitals): "The band played a slow waltz", not "goes
     to maple grove park" or "SEEN BY ...".
 
     span (Span): The entity.

@@ -417,7 +417,7 @@ def make_phi_relabel(
         facility too ("Mayo Clinic" tagged as a department); 0 for off.
     cased_clause_labels (List[str]): Labels of `word_labels` whose spans in
         a clause written in sentence case (`in_cased_clause`) pass the
-        common-word check with plainer words too (`is_plain_word`): "a lively
+        common-word check with plainer words too (`is_plain_word`): "a slow
         waltz" tagged as a person in ordinary prose; in lower-case
         telegraphic text ("goes to maple grove park") the stricter check holds.
     role_labels (List[str]): Labels whose spans that are a job title beside
