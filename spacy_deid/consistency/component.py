@@ -49,7 +49,7 @@ from ..core.extensions import ENTS, ENT_IOB, ENT_TYPE, FLAGS, PATIENT, SCORES
 from ..core.extensions import SOURCE_ATTR, SPAN_GROUPS, get_patient
 from ..core.extensions import install_extensions
 from ..labels import LABEL_NAMES, NOT_PHI_KEY, normalize_label
-from ..rules.lexicons.clinical import EPONYM_HEADS
+from ..rules.lexicons.clinical import before_eponym_head
 from ..tagging.ents import first_free, token_mask, write_ents
 from .guard import COMMON_WORD, ConsistencyGuard
 from .words import common_words
@@ -523,7 +523,6 @@ def _occurrences(tokens: DocTokens, strings: PhiStrings) -> List[Tuple[int, int,
     return found
 
 
-_EPONYM_HEADS = frozenset(EPONYM_HEADS)
 # Marks after which a capitalised word starts a sentence, a line or an item.
 _STARTERS = frozenset((".", "!", "?", ":", ";", "-", "–", "—", "•", "*", "#", ">"))
 
@@ -539,7 +538,7 @@ def _cased_occurrences(doc: Doc, strings: PhiStrings) -> List[Tuple[int, int, st
         if (
             token.text in strings.cased
             and _mid_sentence(token)
-            and not _before_eponym_head(token)
+            and not before_eponym_head(token)
         ):
             found.append((token.i, token.i + 1, "=" + token.text))
     return found
@@ -556,15 +555,6 @@ def _mid_sentence(token: Token) -> bool:
             return False
         i -= 1
     return i >= 0 and token.doc[i].text not in _STARTERS
-
-
-def _before_eponym_head(token: Token) -> bool:
-    """Whether the word after a token (past "'s") makes it an eponym: "Foley
-    catheter" is no mention of a Dr. Foley."""
-    doc, i = token.doc, token.i + 1
-    if i < len(doc) and doc[i].lower_ in ("'s", "'"):
-        i += 1
-    return i < len(doc) and doc[i].lower_ in _EPONYM_HEADS
 
 
 def _source(strings: PhiStrings, key: str) -> PhiString:

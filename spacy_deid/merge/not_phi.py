@@ -16,7 +16,7 @@ from spacy.tokens import Span, Token
 from ..knowledge import COMMON_WORD_ZIPF, fold, load, lookup
 from ..knowledge.credentials import is_credential
 from ..knowledge.occupations import is_occupation_word
-from ..rules.lexicons.clinical import EPONYM_HEADS
+from ..rules.lexicons.clinical import EPONYM_HEADS, before_eponym_head
 from ..rules.patterns.dates import HOLIDAY_WORDS
 from ..text.datenames import MONTH_ABBRS, MONTHS, WEEKDAY_ABBRS, WEEKDAYS
 
@@ -565,7 +565,6 @@ def credential_after_space(span: Span) -> bool:
 
 
 _EPONYM_HEADS = frozenset(EPONYM_HEADS)
-_POSSESSIVE_MARKS = ("'s", "'", "\u2019s", "\u2019")
 
 
 def is_eponym(span: Span) -> bool:
@@ -577,7 +576,6 @@ def is_eponym(span: Span) -> bool:
     span (Span): The entity.
     RETURNS (bool): True for an eponym.
     """
-    doc = span.doc
     if len(span.text.split()) > 1:
         # Not "Town Line Regional School", nor a name that ran on to the
         # eponym ("Ana Ruiz - Wright" before "stain").
@@ -587,12 +585,8 @@ def is_eponym(span: Span) -> bool:
             and span[1].lower_ in _EPONYM_HEADS
             and not any(t.is_title or t.is_upper for t in span[2:])
         )
-    i = span.end
-    if i < len(doc) and doc[i].lower_ in _POSSESSIVE_MARKS:
-        i += 1
-    if i >= len(doc) or "\n" in doc[i - 1].whitespace_:
-        return False
-    return doc[i].lower_ in _EPONYM_HEADS
+    # A line break is a token of its own: the head stands on the same line.
+    return before_eponym_head(span[-1])
 
 
 # Marks between a person's credentials and a role after them ("Ana Ruiz, RN

@@ -1040,15 +1040,17 @@ class PhiRelabel(CfgSerializable):
             self.cfg["initial_words"] and _initial_word(first, span)
         ):
             return False
-        # Only lower-case words: a capitalised one may be a rare given name
-        # that opens a sentence or follows a field's colon ("rehab: Amberly").
-        plain = span.label_ in self._cased_clauses and in_cased_clause(span)
-        if not all(
-            self._common_word(t.text)
-            or (plain and t.is_lower and is_plain_word(t.text))
-            for t in words
-        ):
-            return False
+        if not all(self._common_word(t.text) for t in words):
+            # Plainer words pass in a sentence-case clause, lower-case ones
+            # only: a capitalised one may be a rare given name that opens a
+            # sentence or follows a field's colon ("rehab: Amberly").
+            if span.label_ not in self._cased_clauses or not all(
+                self._common_word(t.text) or (t.is_lower and is_plain_word(t.text))
+                for t in words
+            ):
+                return False
+            if not in_cased_clause(span):
+                return False
         return not self._rule_found(span)
 
     def _common_word(self, word: str) -> bool:

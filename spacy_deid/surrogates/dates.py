@@ -454,9 +454,10 @@ def _month_index(value: str, lang: str = "en") -> int:
 
 
 def _weekday_index(value: str, lang: str = "en") -> int:
-    if lang == "en" and fold(value) in WEEKDAY_LETTERS:
-        return WEEKDAY_LETTERS[fold(value)]
-    prefix = fold(value)[:3]
+    folded_value = fold(value)
+    if lang == "en" and folded_value in WEEKDAY_LETTERS:
+        return WEEKDAY_LETTERS[folded_value]
+    prefix = folded_value[:3]
     return [day[:3] for day in folded(DATE_NAMES[lang].weekdays)].index(prefix)
 
 

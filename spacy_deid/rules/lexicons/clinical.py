@@ -6,6 +6,8 @@ the words after which a name-like word is an eponym ("Foley catheter").
 
 from typing import List, Tuple
 
+from spacy.tokens import Token
+
 CLINICAL_WORDS: List[str] = [
     "alive", "living", "deceased", "dead", "died", "passed", "late", "healthy",
     "well", "unknown", "adopted", "estranged", "twin", "twins", "older",
@@ -79,3 +81,18 @@ EPONYM_HEADS: Tuple[str, ...] = (
     "method",
     "formula",
 )
+
+_EPONYM_HEADS = frozenset(EPONYM_HEADS)
+
+
+def before_eponym_head(token: Token) -> bool:
+    """Whether the word after a token (past "'s") makes it an eponym: "Foley
+    catheter" is no mention of a Dr. Foley.
+
+    token (Token): The name-like token.
+    RETURNS (bool): True when an eponym's head follows.
+    """
+    doc, i = token.doc, token.i + 1
+    if i < len(doc) and doc[i].lower_ in ("'s", "'"):
+        i += 1
+    return i < len(doc) and doc[i].lower_ in _EPONYM_HEADS
