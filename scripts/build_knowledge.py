@@ -36,7 +36,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import (
-    Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple,
+    Any, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple,
 )
 from xml.etree import ElementTree
 
@@ -215,6 +215,13 @@ WORDNET_RELATIONS = (
     "juvenile", "patient", "man", "woman",
 )  # fmt: skip
 WORDNET_SENSES = 2
+# A noun whose most used sense is a branch of medical science (a synset under
+# this one, found by its first lemma: "oncology", "surgery", "pediatrics")
+# names a clinical specialty, unless one of its senses is a place of business
+# ("pharmacy" is a drugstore too): "(Vascular Surgery)" after a clinician's
+# name is no department of any one hospital.
+WORDNET_SPECIALTY = "medical_science"
+WORDNET_BUSINESS = "place_of_business"
 # WordNet's usage examples (quoted in the glosses of all four databases):
 # everyday English sentences for the generator's PHI-free negatives. Kept: 4
 # to 20 words of letters and plain punctuation, no capital after the first
@@ -736,16 +743,21 @@ def noun_rows(data_noun: str, index_noun: str) -> Dict[str, str]:
     """What a noun names, by its first `WORDNET_SENSES` senses (the most used):
     "person" ("chef"), "relation" (a person named by a tie to others: "son",
     "friend", "patient"), or "thing" for a noun with an agent ending that
-    names neither ("ventilator", "stapler"). Single words only; other nouns are
+    names neither ("ventilator", "stapler"); otherwise "specialty" for a noun
+    whose first sense is a branch of medical science and no sense a place of
+    business ("oncology", not "pharmacy"). Single words only; other nouns are
     left out, and so are senses that WordNet writes capitalised: peoples and
     groups ("Swede"), not jobs.
 
     data_noun (str): The text of WordNet's `data.noun`.
     index_noun (str): The text of WordNet's `index.noun` (senses by use).
-    RETURNS (Dict[str, str]): word -> "person", "relation" or "thing".
+    RETURNS (Dict[str, str]): word -> "person", "relation", "thing" or
+        "specialty".
     """
     lemmas, hypernyms = wordnet_nouns(data_noun)
     kinds: Dict[str, str] = {}
+    specialty = _under(WORDNET_SPECIALTY, lemmas, hypernyms)
+    business = _under(WORDNET_BUSINESS, lemmas, hypernyms)
 
     def kind(offset: str) -> str:
         if offset not in kinds:
@@ -778,7 +790,29 @@ def noun_rows(data_noun: str, index_noun: str) -> Dict[str, str]:
             rows[word] = found[0]
         elif word.endswith(AGENT_ENDINGS):
             rows[word] = "thing"
+        elif offsets and offsets[0] in specialty and not business.intersection(
+            fields[-n_senses:]
+        ):
+            rows[word] = "specialty"
     return rows
+
+
+def _under(
+    root: str, lemmas: Mapping[str, List[str]], hypernyms: Mapping[str, List[str]]
+) -> Set[str]:
+    """The synsets at or under the one whose first lemma is `root`."""
+    top = {offset for offset, words in lemmas.items() if words and words[0] == root}
+    below: Dict[str, bool] = {}
+
+    def is_under(offset: str) -> bool:
+        if offset not in below:
+            below[offset] = False  # a cycle, if any, leads nowhere
+            below[offset] = offset in top or any(
+                is_under(h) for h in hypernyms.get(offset, ())
+            )
+        return below[offset]
+
+    return {offset for offset in lemmas if is_under(offset)}
 
 
 def _written_lower(word: str, written: Sequence[str]) -> bool:
@@ -989,7 +1023,8 @@ def sources_markdown(counts: Mapping[str, int]) -> str:
                        f"{CONDITION_MAX_WORDS} words without brackets, "
                        "'unspecified' or a leading 'Other'"),
         "nouns": ("wordnet", f"single words whose first {WORDNET_SENSES} senses "
-                  "name a person (or a relation), and agent nouns that name neither"),
+                  "name a person (or a relation), agent nouns that name neither, "
+                  "and branches of medical science"),
         "sentences": ("wordnet", f"usage examples of {SENTENCE_WORDS[0]} to "
                       f"{SENTENCE_WORDS[1]} words, letters and plain punctuation, "
                       "no capital after the first word but 'I'"),

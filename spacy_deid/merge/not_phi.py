@@ -11,11 +11,12 @@ import re
 from typing import Callable, Optional
 
 from spacy.lang.char_classes import LIST_UNITS
-from spacy.tokens import Span, Token
+from spacy.tokens import Doc, Span, Token
 
 from ..knowledge import COMMON_WORD_ZIPF, fold, load, lookup
 from ..knowledge.credentials import is_credential
 from ..knowledge.occupations import is_occupation_word
+from ..knowledge.specialties import is_specialty_word
 from ..rules.lexicons.clinical import EPONYM_HEADS, before_eponym_head
 from ..rules.patterns.dates import HOLIDAY_WORDS
 from ..text.datenames import MONTH_ABBRS, MONTHS, WEEKDAY_ABBRS, WEEKDAYS
@@ -253,6 +254,144 @@ def is_duration(span: Span) -> bool:
     if unit.i + 1 < len(doc) and doc[unit.i + 1].lower_ in ("old", "of"):
         return False
     return doc[number.i - 1].lower_ in _DURATION_CUES
+
+
+# A score out of ten ("7/10", "7-8/10"): pain, urges, anxiety. As a date
+# it would be a month and day, so only a score word right before it, or an
+# arrow to or from another score ("6/10 -> 3/10"), makes it one.
+_SCORE = re.compile(r"(?:\d{1,2}\s*[-\u2013]\s*)?(\d{1,2})/10")
+_SCORE_WORDS = frozenset(
+    ("pain", "score", "scale", "rated", "rates", "rating", "severity", "intensity")
+    + ("nrs", "vas", "urge", "urges", "anxiety", "mood")
+    + ("stress", "nausea", "fatigue", "dyspnea", "itch", "itching")
+)
+_ARROWS = frozenset(("->", "\u2192", "=>", "-->"))
+
+
+def is_score(span: Span) -> bool:
+    """Whether a date-labelled span is a score out of ten: "N/10" (N at most
+    10) after a score word ("pain 7/10", "Urges 4/10") or joined by an
+    arrow to another such score ("6/10 -> 3/10"). Every "N/10" date in train
+    has neither.
+
+    span (Span): The entity.
+    RETURNS (bool): True for such a span.
+    """
+    match = _SCORE.fullmatch(span.text)
+    if match is None or int(match.group(1)) > 10:
+        return False
+    doc = span.doc
+    before = _word_before(doc, span.start)
+    if before is not None and before.lower_ in _SCORE_WORDS:
+        return True
+    return _arrow_to_score(doc, span.end, 1) or _arrow_to_score(doc, span.start - 1, -1)
+
+
+def _word_before(doc: Doc, i: int) -> Optional[Token]:
+    """The token before `i`, past white space and an opening bracket or
+    colon ("the\n18th", "Urges: 4/10")."""
+    i -= 1
+    while i >= 0 and (doc[i].is_space or doc[i].text in ("(", "[", ":")):
+        i -= 1
+    return doc[i] if i >= 0 else None
+
+
+def _arrow_to_score(doc: Doc, i: int, step: int) -> bool:
+    """Whether an arrow starts at `i` (read in the direction of `step`) and
+    a score out of ten follows it."""
+    pieces = []
+    while 0 <= i < len(doc) and len(pieces) < 3:
+        if doc[i].is_space:
+            return False
+        pieces.append(doc[i].text)
+        arrow = "".join(pieces if step > 0 else reversed(pieces))
+        if arrow in _ARROWS:
+            other = i + step
+            return 0 <= other < len(doc) and _SCORE.fullmatch(doc[other].text) is not None
+        i += step
+    return False
+
+
+# An ordinal alone ("2nd", "2nd/3rd") dates something after "the" ("back by
+# the 6th"): every such date in train has it. Elsewhere it counts an IV line,
+# a school grade or a finger.
+_ORDINAL = re.compile(r"\d{1,2}(?:st|nd|rd|th)(?:\s*[/-]\s*\d{1,2}(?:st|nd|rd|th))?", re.I)
+_ORDINAL_DATE_CUES = frozenset(
+    ("the", "on", "by", "until", "till", "since", "from", "before", "after", "of")
+)
+
+
+def is_bare_ordinal(span: Span) -> bool:
+    """Whether a date-labelled span is an ordinal alone that no date word
+    comes before ("the", "on", "by") and that no month follows ("3rd IV",
+    "9th grade", "2nd/3rd MCP").
+
+    span (Span): The entity.
+    RETURNS (bool): True for such a span.
+    """
+    if not _ORDINAL.fullmatch(span.text):
+        return False
+    doc = span.doc
+    before = _word_before(doc, span.start)
+    if before is not None and before.lower_ in _ORDINAL_DATE_CUES:
+        return False
+    after = doc[span.end] if span.end < len(doc) else None
+    if after is None or after.is_space or not after.is_alpha:
+        return False
+    return after.lower_ != "of" and after.lower_.rstrip(".") not in _DATE_WORDS
+
+
+# Words that join the parts of a specialty's name ("Obstetrics and
+# Gynecology", "Obstetrics/Gynecology").
+_SPECIALTY_JOINERS = frozenset(("and", "&", "/", "-", ",", "of", "the"))
+
+
+def is_specialty(span: Span) -> bool:
+    """Whether a span names a clinical specialty: its last word is a branch of
+    medicine (`knowledge.specialties`), and every other word is one too, a
+    joiner, or an English word that is no name and no place, or mostly used
+    as a word ("Vascular Surgery", "Obstetrics/Gynecology", "pediatric
+    cardiology"). A name, a place or a facility's head word keeps it:
+    "Brookfield Pediatrics", "Valley Oncology", "Internal Medicine Associates".
+
+    span (Span): The entity.
+    RETURNS (bool): True for such a span.
+    """
+    words = [t for t in span if not t.is_space and t.lower_ not in _SPECIALTY_JOINERS]
+    if not words or not all(t.is_alpha for t in words):
+        return False
+    if not is_specialty_word(words[-1].text):
+        return False
+    return all(is_specialty_word(t.text) or _plain_modifier(t.text) for t in words)
+
+
+def _plain_modifier(word: str) -> bool:
+    """An English word that no place is called and that is mostly used as a
+    word (`is_plain_word`) or borne by no one ("General", "Interventional";
+    not "Valley" or "University", which name practices after places)."""
+    k = lookup(word)
+    if not k.word_zipf or k.place_population or k.is_country or k.is_state:
+        return False
+    return is_plain_word(word) or not (k.surname_count or k.given_count)
+
+
+def is_list_number(span: Span) -> bool:
+    """Whether a span is the number of a numbered list's item: one or two
+    digits alone at its line's start followed by "." or ")" and a space
+    ("1. Lagos, Nigeria").
+
+    span (Span): The entity.
+    RETURNS (bool): True for such a span.
+    """
+    doc = span.doc
+    if len(span) != 1 or not span[0].is_digit or len(span[0]) > 2:
+        return False
+    if span.end >= len(doc):
+        return False
+    if doc[span.end].text not in (".", ")") or not doc[span.end].whitespace_:
+        return False
+    before = span.start - 1
+    return before < 0 or (doc[before].is_space and "\n" in doc[before].text)
 
 
 def in_code(span: Span) -> bool:

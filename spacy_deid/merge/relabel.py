@@ -66,7 +66,12 @@ title after a person's name and a comma (`title_labels`: "Consultant
 Cardiologist" in "Ana Ruiz, MD, Consultant Cardiologist"), a clinician's role
 beside a credentialed name (`role_labels`: "charge nurse" in "charge nurse
 Ana Ruiz, RN"), a name before an eponym's head (`eponym_labels`: "Epley
-maneuver"), and a lone credential after a person's name, a
+maneuver"), a score out of ten after a score word or an arrow
+(`score_labels`: "pain 7/10"), an ordinal alone with no "the" or date
+preposition before it (`ordinal_labels`: "3rd IV", "9th grade"), a list
+item's number at its line's start (`list_number_labels`: "1." of "1. Lagos"),
+a clinical specialty's name (`specialty_labels`: "(Vascular Surgery)"), and a
+lone credential after a person's name, a
 comma and maybe other credentials ("MA" in "Ana Ruiz, MA" and "CCM" in "Ana
 Ruiz, RN, CCM", not "MA" in "Salem, MA"); a name span of `person_labels` loses
 its trailing ", CNM". Before all that, a span of `credentialed_labels` that a
@@ -120,7 +125,8 @@ from .not_phi import is_drug_word, is_language_name, is_list_entry
 from .not_phi import is_gestational_age, is_non_date_fraction, is_quantity
 from .not_phi import in_code, is_duration, is_nameless_word, is_title_after_name
 from .not_phi import in_cased_clause, is_nameless_phrase, is_plain_word
-from .not_phi import is_no_date
+from .not_phi import is_bare_ordinal, is_list_number, is_no_date, is_score
+from .not_phi import is_specialty
 from .code import code_lines
 from .cues import cue_after, cue_word, cued_label, job_cued, phrase_before
 from .edges import arrow_pieces, clause_end_start, clause_pieces, sentence_pieces
@@ -148,6 +154,10 @@ _SHAPES: Dict[str, Callable[[Span], bool]] = {
     "date_labels": is_no_date,
     "code_labels": in_code,
     "duration_labels": is_duration,
+    "score_labels": is_score,
+    "ordinal_labels": is_bare_ordinal,
+    "list_number_labels": is_list_number,
+    "specialty_labels": is_specialty,
 }
 _CUE_WINDOW = 3
 
@@ -212,6 +222,10 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "cased_clause_labels": [],
     "role_labels": [],
     "eponym_labels": [],
+    "score_labels": [],
+    "ordinal_labels": [],
+    "list_number_labels": [],
+    "specialty_labels": [],
 }
 
 
@@ -286,6 +300,10 @@ def make_phi_relabel(
     cased_clause_labels: List[str],
     role_labels: List[str],
     eponym_labels: List[str],
+    score_labels: List[str],
+    ordinal_labels: List[str],
+    list_number_labels: List[str],
+    specialty_labels: List[str],
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -427,6 +445,18 @@ def make_phi_relabel(
     eponym_labels (List[str]): Labels whose spans that an eponym's head
         follows on their line, or that are a capitalised word and such a
         head, are no PHI (`not_phi.is_eponym`: "Epley" in "Epley maneuver").
+    score_labels (List[str]): Labels whose spans that are a score out of ten
+        after a score word or an arrow are no PHI (`not_phi.is_score`:
+        "pain 7/10", "6/10 -> 3/10").
+    ordinal_labels (List[str]): Labels whose spans that are an ordinal alone,
+        no "the" or date preposition before it and a word after it, are no
+        PHI (`not_phi.is_bare_ordinal`: "3rd IV", "9th grade").
+    list_number_labels (List[str]): Labels whose spans that number a list's
+        item at a line's start are no PHI (`not_phi.is_list_number`: "1." of
+        "1. Lagos, Nigeria").
+    specialty_labels (List[str]): Labels whose spans that name a clinical
+        specialty are no PHI (`not_phi.is_specialty`: "Vascular Surgery",
+        "Obstetrics/Gynecology").
     """
     return PhiRelabel(
         name,
@@ -490,6 +520,10 @@ def make_phi_relabel(
         cased_clause_labels=cased_clause_labels,
         role_labels=role_labels,
         eponym_labels=eponym_labels,
+        score_labels=score_labels,
+        ordinal_labels=ordinal_labels,
+        list_number_labels=list_number_labels,
+        specialty_labels=specialty_labels,
     )
 
 

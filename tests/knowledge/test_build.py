@@ -164,6 +164,32 @@ def test_noun_rows_say_what_the_most_used_senses_name():
     assert build_knowledge.noun_rows(WN_DATA, index) == WN_NOUNS
 
 
+# Branches of medical science, a shop, and a word whose first sense is no
+# branch of medicine.
+WN_MEDICAL = """\
+00000020 09 n 01 medical_science 0 000 | the science of medicine
+00000021 09 n 01 oncology 0 001 @ 00000020 n 0000 | the study of tumors
+00000022 09 n 01 cardiology 0 001 @ 00000021 n 0000 | made a child of oncology here
+00000023 09 n 01 pharmaceutics 0 001 @ 00000020 n 0000 | preparing drugs
+00000024 06 n 01 place_of_business 0 000 | a business
+00000025 06 n 01 drugstore 0 001 @ 00000024 n 0000 | a shop
+00000026 26 n 01 pathology 0 000 | a disease
+"""
+WN_MEDICAL_INDEX = """\
+oncology n 1 1 @ 1 0 00000021
+cardiology n 1 1 @ 1 0 00000022
+pharmacy n 2 1 @ 2 0 00000023 00000025
+pathology n 2 1 @ 2 0 00000026 00000021
+medical_science n 1 0 1 0 00000020
+"""
+
+
+def test_noun_rows_mark_branches_of_medicine_that_name_no_shop():
+    index = WN_INDEX + "person n 1 0 1 0 00000001\n" + WN_MEDICAL_INDEX
+    rows = build_knowledge.noun_rows(WN_DATA + WN_MEDICAL, index)
+    assert rows == {**WN_NOUNS, "oncology": "specialty", "cardiology": "specialty"}
+
+
 # Usage examples in the glosses of the other databases: kept only when they
 # have 4 to 20 words, plain characters and no capital after the first word.
 WN_VERB = """\

@@ -1397,3 +1397,56 @@ def test_an_eponym_is_no_person(text, surface, label, kept):
     config = {"eponym_labels": ["PATIENT", "ORGANIZATION"]}
     found = relabelled_with(config, text, [(surface, label)])
     assert (found == [(surface, label)]) is kept
+
+
+@pytest.mark.parametrize(
+    "text,surface,label,setting,kept",
+    [
+        # A score out of ten after a score word, or an arrow to another one.
+        ("Back pain 7/10 today.", "7/10", "DATE", "score_labels", False),
+        ("Relief (6/10 -> 3/10) after dose.", "6/10", "DATE", "score_labels", False),
+        ("Relief (6/10 -> 3/10) after dose.", "3/10", "DATE", "score_labels", False),
+        ("Urges: 4/10 at night.", "4/10", "DATE", "score_labels", False),
+        # A month and day: seen on it, a range of dates, or more than ten.
+        ("Seen 7/10 in clinic.", "7/10", "DATE", "score_labels", True),
+        ("Pain since 9/10, worse now.", "9/10", "DATE", "score_labels", True),
+        ("Away 6/10 - 6/14 again.", "6/10", "DATE", "score_labels", True),
+        ("Pain 12/10 overnight.", "12/10", "DATE", "score_labels", True),
+        # An ordinal alone before a word, with no "the" or date preposition.
+        ("Placed a 3rd IV in L hand.", "3rd", "DATE", "ordinal_labels", False),
+        ("In 9th grade at school.", "9th", "DATE", "ordinal_labels", False),
+        ("Pain over 2nd/3rd MCP joints.", "2nd/3rd", "DATE", "ordinal_labels", False),
+        ("Back by the 9th for labs.", "9th", "DATE", "ordinal_labels", True),
+        ("Admitted the\n14th for sepsis.", "14th", "DATE", "ordinal_labels", True),
+        ("Seen on 3rd March in clinic.", "3rd", "DATE", "ordinal_labels", True),
+        ("Last seen 21st.", "21st", "DATE", "ordinal_labels", True),
+        # A list item's number at its line's start.
+        ("PLAN\n 2. Lagos, Nigeria - 3 nights", "2", "AGE", "list_number_labels", False),
+        ("1) Follow up in clinic.", "1", "AGE", "list_number_labels", False),
+        ("Aged 7. Seen today.", "7", "AGE", "list_number_labels", True),
+        ("NOTE\n20110304. Seen today.", "20110304", "DATE", "list_number_labels", True),
+        # A clinical specialty's name, not a hospital's or a practice's.
+        ("Ana Ruiz, MD (Vascular Surgery)", "Vascular Surgery", "ORGANIZATION",
+         "specialty_labels", False),
+        ("Copy: Ana Ruiz, MD (Obstetrics/Gynecology)", "Obstetrics/Gynecology",
+         "DEPARTMENT", "specialty_labels", False),
+        ("Referred to pediatric cardiology.", "pediatric cardiology", "DEPARTMENT",
+         "specialty_labels", False),
+        ("Seen at Brookfield Pediatrics today.", "Brookfield Pediatrics", "HOSPITAL",
+         "specialty_labels", True),
+        ("Seen at Valley Oncology today.", "Valley Oncology", "HOSPITAL",
+         "specialty_labels", True),
+        ("Seen at Internal Medicine Associates.", "Internal Medicine Associates",
+         "DEPARTMENT", "specialty_labels", True),
+        ("Seen on Fenwick 4 Surgery ward.", "Fenwick 4 Surgery", "DEPARTMENT",
+         "specialty_labels", True),
+    ],
+)
+def test_scores_ordinals_list_numbers_and_specialties_are_no_phi(
+    text, surface, label, setting, kept
+):
+    ents = [(surface, label)]
+    assert relabelled_with({}, text, ents) == ents, "off by default"
+    found = relabelled_with({setting: [label]}, text, ents)
+    assert (found == ents) is kept
+    assert found in (ents, [])
