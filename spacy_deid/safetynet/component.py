@@ -11,7 +11,10 @@ and looks like a name (`guard.NameGuard`):
 - after a patient cue ("pt", "mrs"), a relative ("sis", "wife") or a
   sign-off at a line's end ("Thanks,"): PATIENT;
 - a lone surname on either side of a sign-out arrow ("(ferraro -> lindgren)"),
-  the other side a lone surname too or one word a detector found: DOCTOR.
+  the other side a lone surname too or one word a detector found: DOCTOR;
+- with the `state` and `city` classes on (off by default), a US state's full
+  name that few people bear, standing alone, and a large city after "in",
+  "from", "near" or "to" (`places.py`).
 
 A name extends over further name-like words, middle initials and hyphenated
 parts on its line ("per rn b. achebe" gives "b. achebe"); a name followed by
@@ -32,10 +35,12 @@ from ..core.extensions import ENTS, ENT_IOB, ENT_TYPE, SCORES, SOURCE_ATTR
 from ..core.extensions import SPAN_GROUPS, install_extensions
 from ..labels import LABEL_NAMES, NOT_PHI_KEY, normalize_label
 from ..tagging.ents import first_free, token_mask, write_ents
-from .cues import ARROW, CLINICIAN, CUE_CLASSES, PATIENT, RELATIVE, SIGN_OFF
+from .cues import ARROW, CITY, CLINICIAN, CUE_CLASSES, PATIENT, RELATIVE
+from .cues import SIGN_OFF, STATE
 from .cues import CueIndex, default_cues
 from .finder import NameReader, after_cues, around_arrows, before_post_nominals
 from .guard import NameGuard
+from .places import find_places
 from .words import DocWords
 
 install_extensions()
@@ -60,6 +65,8 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "extra_words": [],
     "score": 0.5,
     "spans_key": None,
+    "min_city_population": 500000,
+    "max_place_bearers": 5000,
 }
 
 
@@ -82,11 +89,14 @@ def make_phi_safety_net(
     extra_words: List[str],
     score: float,
     spans_key: Optional[str],
+    min_city_population: int,
+    max_place_bearers: int,
 ) -> "PhiSafetyNet":
     """Create a PhiSafetyNet component (factory "phi_safety_net").
 
     labels (Dict[str, str]): PHI label per cue class ("clinician",
-        "patient", "relative", "sign_off", "arrow"); a class mapped to null (or left out) is off.
+        "patient", "relative", "sign_off", "arrow", "state", "city"); a
+        class mapped to null (or left out) is off.
     max_word_zipf (float): A word at least this frequent (zipf) is ordinary:
         a name only after a strong cue, title-cased ("wife June").
     min_name_count (int): People bearing a name (Census surname plus SSA
@@ -106,6 +116,10 @@ def make_phi_safety_net(
     extra_words (List[str]): More words that are never names.
     score (float): The `phi_score` of the spans added.
     spans_key (Optional[str]): Also store the added spans in this span group.
+    min_city_population (int): People living in a city for its name after
+        "in" to be a place (the `city` class).
+    max_place_bearers (int): A state's or city's name that more people bear
+        as a surname or given name is left alone ("Georgia", "Houston").
     """
     return PhiSafetyNet(
         name,
@@ -120,6 +134,8 @@ def make_phi_safety_net(
         extra_words=extra_words,
         score=score,
         spans_key=spans_key,
+        min_city_population=min_city_population,
+        max_place_bearers=max_place_bearers,
     )
 
 
@@ -142,6 +158,8 @@ class PhiSafetyNet(CfgSerializable, Pipe):
         extra_words: Iterable[str] = (),
         score: float = 0.5,
         spans_key: Optional[str] = None,
+        min_city_population: int = 500000,
+        max_place_bearers: int = 5000,
     ) -> None:
         """Initialize the component; the settings are those of
         `make_phi_safety_net`, plus the language's stop words (ordinary)."""
@@ -159,6 +177,8 @@ class PhiSafetyNet(CfgSerializable, Pipe):
             "extra_words": list(extra_words),
             "score": score,
             "spans_key": spans_key,
+            "min_city_population": min_city_population,
+            "max_place_bearers": max_place_bearers,
         }
         self._configure()
 
@@ -238,6 +258,15 @@ class PhiSafetyNet(CfgSerializable, Pipe):
             found += before_post_nominals(words, reader)
         if ARROW in labels:
             found += around_arrows(words, reader)
+        places = [kind for kind in (STATE, CITY) if kind in labels]
+        if places:
+            found += find_places(
+                words,
+                taken.tolist(),
+                places,
+                self.cfg["min_city_population"],
+                self.cfg["max_place_bearers"],
+            )
         intervals = sorted(
             {
                 (words.words[s].index, words.words[e - 1].index + 1, kind)
@@ -290,7 +319,12 @@ def _check_numbers(cfg: Dict[str, Any]) -> None:
         value = cfg[key]
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ValueError(f"phi_safety_net: {key} must be a number")
-    for key in ("min_name_count", "min_strong_name_count"):
+    for key in (
+        "min_name_count",
+        "min_strong_name_count",
+        "min_city_population",
+        "max_place_bearers",
+    ):
         value = cfg[key]
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise ValueError(f"phi_safety_net: {key} must be an integer >= 0")

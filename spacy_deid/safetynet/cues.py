@@ -19,7 +19,10 @@ PATIENT = "patient"
 RELATIVE = "relative"
 SIGN_OFF = "sign_off"
 ARROW = "arrow"
-CUE_CLASSES = (CLINICIAN, PATIENT, RELATIVE, SIGN_OFF, ARROW)
+# Places (`places.py`): a state's full name, a large city after "in".
+STATE = "state"
+CITY = "city"
+CUE_CLASSES = (CLINICIAN, PATIENT, RELATIVE, SIGN_OFF, ARROW, STATE, CITY)
 
 CLINICIAN_TITLES: Tuple[str, ...] = ("dr", "doctor")
 CLINICIAN_CUES: Tuple[str, ...] = (
