@@ -144,10 +144,12 @@ def after_cues(words: DocWords, reader: NameReader, cues: CueIndex) -> List[Cand
         ):
             k += 1
             continue
-        position = _skip(words, words.owner[last] + 1, cue.kind)
-        candidate = _after_cue(
-            words, reader, position, cue.kind, cue.strong, cue.pieces
-        )
+        after = words.owner[last] + 1
+        position = _skip(words, after, cue.kind)
+        # A full stop ends the cue's sentence: the next one may open with an
+        # ordinary word ("her husband. He drives"), so the cue is weak there.
+        strong = cue.strong and not (position > after and words.words[after].text == ".")
+        candidate = _after_cue(words, reader, position, cue.kind, strong, cue.pieces)
         if candidate is not None:
             found.append(candidate)
             if cue.kind == RELATIVE:

@@ -13,6 +13,7 @@ import re
 from typing import FrozenSet, Iterable, Tuple
 
 from ..knowledge import Knowledge, lookup
+from ..knowledge.conditions import is_condition_word
 from ..rules.lexicons.clinical import EPONYM_HEADS
 from ..text.datenames import MONTHS, WEEKDAYS
 
@@ -313,5 +314,6 @@ class NameGuard:
         return len(cue) == 1 and lookup(f"{cue[0]} {text}").is_drug
 
     def is_head(self, text: str) -> bool:
-        """Whether a word after a name makes it an eponym ("catheter")."""
-        return text.lower() in self.heads
+        """Whether a word after a name makes it an eponym: an eponym's head
+        ("catheter") or a lower-case diagnosis word ("cardiomyopathy")."""
+        return text.lower() in self.heads or (text.islower() and is_condition_word(text))

@@ -113,10 +113,23 @@ def test_finds_names_in_cue_positions(nlp, text, expected):
         "f/u w PCP in 2 weeks",
         "nickname the pillbox",
         "nickname Parkinson disease",
+        # A diagnosis word after the name: an eponymous disease.
+        "Consult neuro re: Arnold neuralgia.",
+        "d/w Whipple cardiomyopathy team",
+        # A full stop after a relative: the next sentence's first word.
+        "Lives with her husband. He drives her.",
+        "No children. Her sister visits.",
+        "Eldest of four children. Born abroad.",
     ],
 )
 def test_guard_leaves_ordinary_words(nlp, text):
     assert ents(nlp(text)) == []
+
+
+def test_a_name_after_a_relative_and_a_full_stop_must_be_no_ordinary_word(nlp):
+    assert ents(nlp("Spoke with wife. Fenella agrees.")) == [("Fenella", "PATIENT")]
+    assert ents(nlp("Spoke with wife. June agrees.")) == []
+    assert ents(nlp("Spoke with wife June today.")) == [("June", "PATIENT")]
 
 
 def test_ordinary_name_words_only_after_strong_cues_written_as_names(nlp):
