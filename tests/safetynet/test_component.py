@@ -128,8 +128,8 @@ def test_guard_leaves_ordinary_words(nlp, text):
 
 def test_a_name_after_a_relative_and_a_full_stop_must_be_no_ordinary_word(nlp):
     assert ents(nlp("Spoke with wife. Fenella agrees.")) == [("Fenella", "PATIENT")]
-    assert ents(nlp("Spoke with wife. June agrees.")) == []
-    assert ents(nlp("Spoke with wife June today.")) == [("June", "PATIENT")]
+    assert ents(nlp("Spoke with wife. Mark agrees.")) == []
+    assert ents(nlp("Spoke with husband Mark today.")) == [("Mark", "PATIENT")]
 
 
 def test_ordinary_name_words_only_after_strong_cues_written_as_names(nlp):
