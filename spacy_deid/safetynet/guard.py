@@ -41,6 +41,16 @@ CLINICAL_WORDS: Tuple[str, ...] = (
     "zosyn",
     "pcp",
     "ptx",
+    # Shorthand the net took for names on train's gold-annotated notes
+    # ("re: dispo", "FHx", "Tmax").
+    "dispo",
+    "etoh",
+    "tmax",
+    "afib",
+    "fhx",
+    "hgb",
+    "alb",
+    "trop",
 )
 UNITS: Tuple[str, ...] = (
     "mg",
@@ -220,6 +230,8 @@ class NameGuard:
         people = (
             known.surname_count if surname else known.surname_count + known.given_count
         )
+        if people < self.min_name_count and is_condition_word(lower):
+            return False  # "re: Osteonecrosis" (not "Wilson", whom many bear)
         if self._is_ordinary(lower, known):
             if allow_caps and self._surname_after_title(text, lower, known):
                 return True

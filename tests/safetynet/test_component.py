@@ -115,6 +115,10 @@ def test_finds_names_in_cue_positions(nlp, text, expected):
         "nickname Parkinson disease",
         # A diagnosis word after the name: an eponymous disease.
         "Consult neuro re: Arnold neuralgia.",
+        # A diagnosis word that few people bear, or clinical shorthand.
+        "Seen by ortho re: Osteonecrosis of hip.",
+        "d/w team re: dispo",
+        "Pt Tmax 38.4 overnight.",
         "d/w Whipple cardiomyopathy team",
         # A full stop after a relative: the next sentence's first word.
         "Lives with her husband. He drives her.",
@@ -345,3 +349,11 @@ def test_same_words_found_by_two_cue_classes_resolve_the_same_every_run():
         )
         outputs.add(run.stdout.strip())
     assert outputs == {"[('Ivo', 'DOCTOR', 'safety_net:clinician')]"}
+
+
+def test_a_diagnosis_word_that_many_people_bear_is_still_a_name(nlp):
+    from spacy_deid.knowledge.conditions import is_condition_word
+
+    assert is_condition_word("Burkitt")  # "Burkitt lymphoma"
+    assert ents(nlp("d/w Dr. Burkitt today")) == [("Burkitt", "DOCTOR")]
+    assert ents(nlp("d/w Dr. Burkitt lymphoma team")) == []
