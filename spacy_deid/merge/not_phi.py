@@ -19,6 +19,7 @@ from ..knowledge.occupations import is_occupation_word
 from ..knowledge.specialties import is_specialty_word
 from ..rules.lexicons.clinical import EPONYM_HEADS, before_eponym_head
 from ..rules.patterns.dates import HOLIDAY_WORDS
+from ..rules.validators import MAX_YEAR, MIN_BARE_YEAR
 from ..text.datenames import MONTH_ABBRS, MONTHS, WEEKDAY_ABBRS, WEEKDAYS
 
 # spaCy's units of measure (km, mg, lb, ...) and the clinical ones it lacks:
@@ -339,6 +340,46 @@ def is_bare_ordinal(span: Span) -> bool:
     if after is None or after.is_space or not after.is_alpha:
         return False
     return after.lower_ != "of" and after.lower_.rstrip(".") not in _DATE_WORDS
+
+
+def is_no_year(span: Span) -> bool:
+    """Whether a date-labelled span is a time of day on the 24-hour clock
+    that no year of a note is: four digits outside [MIN_BARE_YEAR, MAX_YEAR]
+    of the date rules, hours 00-23 and minutes 00-59 ("shift ended 2300",
+    "0600"). Other such digits ("0291") may be the end of an SSN or a pager
+    number that the tagger mislabelled: they stay.
+
+    span (Span): The entity.
+    RETURNS (bool): True for such a span.
+    """
+    text = span.text
+    if len(text) != 4 or not text.isdigit():
+        return False
+    if MIN_BARE_YEAR <= int(text) <= MAX_YEAR:
+        return False
+    return int(text[:2]) <= 23 and int(text[2:]) <= 59
+
+
+# Counters of days in hospital: post-operative, of life, post-partum, of
+# hospital stay. "POD 3" is a count, no date: train writes it 100 times,
+# never inside a gold span.
+_DAY_COUNTERS = frozenset(("pod", "dol", "ppd", "hod"))
+
+
+def is_day_count(span: Span) -> bool:
+    """Whether a span is a day counter and its number, or the number right
+    after one ("POD 3", "DOL 18", "18" in "DOL 18").
+
+    span (Span): The entity.
+    RETURNS (bool): True for such a span.
+    """
+    words = [t for t in span if not t.is_space and t.text != "#"]
+    if not words or not words[-1].is_digit or len(words) > 2:
+        return False
+    if len(words) == 2:
+        return words[0].lower_ in _DAY_COUNTERS
+    before = _word_before(span.doc, span.start)
+    return before is not None and before.lower_ in _DAY_COUNTERS
 
 
 # Words that join the parts of a specialty's name ("Obstetrics and

@@ -70,7 +70,9 @@ maneuver"), a score out of ten after a score word or an arrow
 (`score_labels`: "pain 7/10"), an ordinal alone with no "the" or date
 preposition before it (`ordinal_labels`: "3rd IV", "9th grade"), a list
 item's number at its line's start (`list_number_labels`: "1." of "1. Lagos"),
-a clinical specialty's name (`specialty_labels`: "(Vascular Surgery)"), and a
+a clinical specialty's name (`specialty_labels`: "(Vascular Surgery)"), four
+digits that are no year (`no_year_labels`: "ended 2300"), a day counter
+(`day_count_labels`: "POD 3", "DOL 18"), and a
 lone credential after a person's name, a
 comma and maybe other credentials ("MA" in "Ana Ruiz, MA" and "CCM" in "Ana
 Ruiz, RN, CCM", not "MA" in "Salem, MA"); a name span of `person_labels` loses
@@ -126,7 +128,7 @@ from .not_phi import is_gestational_age, is_non_date_fraction, is_quantity
 from .not_phi import in_code, is_duration, is_nameless_word, is_title_after_name
 from .not_phi import in_cased_clause, is_nameless_phrase, is_plain_word
 from .not_phi import is_bare_ordinal, is_list_number, is_no_date, is_score
-from .not_phi import is_specialty
+from .not_phi import is_day_count, is_no_year, is_specialty
 from .code import code_lines
 from .cues import cue_after, cue_word, cued_label, job_cued, phrase_before
 from .edges import arrow_pieces, clause_end_start, clause_pieces, sentence_pieces
@@ -158,6 +160,8 @@ _SHAPES: Dict[str, Callable[[Span], bool]] = {
     "ordinal_labels": is_bare_ordinal,
     "list_number_labels": is_list_number,
     "specialty_labels": is_specialty,
+    "no_year_labels": is_no_year,
+    "day_count_labels": is_day_count,
 }
 _CUE_WINDOW = 3
 
@@ -226,6 +230,8 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "ordinal_labels": [],
     "list_number_labels": [],
     "specialty_labels": [],
+    "no_year_labels": [],
+    "day_count_labels": [],
 }
 
 
@@ -304,6 +310,8 @@ def make_phi_relabel(
     ordinal_labels: List[str],
     list_number_labels: List[str],
     specialty_labels: List[str],
+    no_year_labels: List[str],
+    day_count_labels: List[str],
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -457,6 +465,11 @@ def make_phi_relabel(
     specialty_labels (List[str]): Labels whose spans that name a clinical
         specialty are no PHI (`not_phi.is_specialty`: "Vascular Surgery",
         "Obstetrics/Gynecology").
+    no_year_labels (List[str]): Labels whose spans that are four digits no
+        year of a note is (below 1900 or above 2199) are no PHI
+        (`not_phi.is_no_year`: "ended 2300").
+    day_count_labels (List[str]): Labels whose spans that count days in
+        hospital are no PHI (`not_phi.is_day_count`: "POD 3", "DOL 18").
     """
     return PhiRelabel(
         name,
@@ -524,6 +537,8 @@ def make_phi_relabel(
         ordinal_labels=ordinal_labels,
         list_number_labels=list_number_labels,
         specialty_labels=specialty_labels,
+        no_year_labels=no_year_labels,
+        day_count_labels=day_count_labels,
     )
 
 

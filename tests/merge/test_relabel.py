@@ -1450,3 +1450,34 @@ def test_scores_ordinals_list_numbers_and_specialties_are_no_phi(
     found = relabelled_with({setting: [label]}, text, ents)
     assert (found == ents) is kept
     assert found in (ents, [])
+
+
+@pytest.mark.parametrize(
+    "text,surface,label,setting,kept",
+    [
+        # Four digits that no year of a note is: a time of day.
+        ("Night shift ended 2330 today.", "2330", "DATE", "no_year_labels", False),
+        ("Meds given at 0600.", "0600", "DATE", "no_year_labels", False),
+        ("Moved here in 2061.", "2061", "DATE", "no_year_labels", True),
+        ("Born in 1948.", "1948", "DATE", "no_year_labels", True),
+        # A day counter and its number.
+        ("Now POD 4 after repair.", "POD 4", "DATE", "day_count_labels", False),
+        ("Infant now DOL 9, feeding well.", "9", "AGE", "day_count_labels", False),
+        ("Infant now DOL 9, feeding well.", "DOL 9", "DEPARTMENT", "day_count_labels",
+         False),
+        ("Seen on day 9 of stay.", "9", "DATE", "day_count_labels", True),
+        ("Moved to Pod A overnight.", "Pod A", "DEPARTMENT", "day_count_labels", True),
+    ],
+)
+def test_times_and_day_counters_are_no_dates(text, surface, label, setting, kept):
+    ents = [(surface, label)]
+    assert relabelled_with({}, text, ents) == ents, "off by default"
+    found = relabelled_with({setting: [label]}, text, ents)
+    assert (found == ents) is kept
+
+
+def test_four_digits_that_are_no_clock_time_stay():
+    # The end of an SSN or a pager number that the tagger called a date.
+    for text, digits in (("SS ends 0297.", "0297"), ("Page Ruiz 1088 now", "1088")):
+        ents = [(digits, "DATE")]
+        assert relabelled_with({"no_year_labels": ["DATE"]}, text, ents) == ents
