@@ -345,7 +345,7 @@ def is_bare_ordinal(span: Span) -> bool:
 def is_no_year(span: Span) -> bool:
     """Whether a date-labelled span is a time of day on the 24-hour clock
     that no year of a note is: four digits outside [MIN_BARE_YEAR, MAX_YEAR]
-    of the date rules, hours 00-23 and minutes 00-59 ("shift ended 2300",
+    of the date rules, hours 00-23 and minutes 00-59 ("shift over at 2330",
     "0600"). Other such digits ("0291") may be the end of an SSN or a pager
     number that the tagger mislabelled: they stay.
 
@@ -368,7 +368,7 @@ _DAY_COUNTERS = frozenset(("pod", "dol", "ppd", "hod"))
 
 def is_day_count(span: Span) -> bool:
     """Whether a span is a day counter and its number, or the number right
-    after one ("POD 3", "DOL 18", "18" in "DOL 18").
+    after one ("POD 3", "DOL 9", "18" in "DOL 9").
 
     span (Span): The entity.
     RETURNS (bool): True for such a span.

@@ -71,8 +71,8 @@ maneuver"), a score out of ten after a score word or an arrow
 preposition before it (`ordinal_labels`: "3rd IV", "9th grade"), a list
 item's number at its line's start (`list_number_labels`: "1." of "1. Lagos"),
 a clinical specialty's name (`specialty_labels`: "(Vascular Surgery)"), four
-digits that are no year (`no_year_labels`: "ended 2300"), a day counter
-(`day_count_labels`: "POD 3", "DOL 18"), and a
+digits that are no year (`no_year_labels`: "over at 2330"), a day counter
+(`day_count_labels`: "POD 3", "DOL 9"), and a
 lone credential after a person's name, a
 comma and maybe other credentials ("MA" in "Ana Ruiz, MA" and "CCM" in "Ana
 Ruiz, RN, CCM", not "MA" in "Salem, MA"); a name span of `person_labels` loses
@@ -467,9 +467,9 @@ def make_phi_relabel(
         "Obstetrics/Gynecology").
     no_year_labels (List[str]): Labels whose spans that are four digits no
         year of a note is (below 1900 or above 2199) are no PHI
-        (`not_phi.is_no_year`: "ended 2300").
+        (`not_phi.is_no_year`: "over at 2330").
     day_count_labels (List[str]): Labels whose spans that count days in
-        hospital are no PHI (`not_phi.is_day_count`: "POD 3", "DOL 18").
+        hospital are no PHI (`not_phi.is_day_count`: "POD 3", "DOL 9").
     """
     return PhiRelabel(
         name,
