@@ -49,6 +49,9 @@ def find_places(
     found: List[Candidate] = []
     position = 0
     while position < len(words):
+        if not _is_title(words.words[position].text):
+            position += 1  # most words: no place can start here
+            continue
         candidate = _place_at(
             words, taken, position, kinds, min_city_population, max_place_bearers
         )
