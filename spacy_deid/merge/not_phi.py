@@ -368,7 +368,7 @@ _DAY_COUNTERS = frozenset(("pod", "dol", "ppd", "hod"))
 
 def is_day_count(span: Span) -> bool:
     """Whether a span is a day counter and its number, or the number right
-    after one ("POD 3", "DOL 9", "18" in "DOL 9").
+    after one ("POD 3", "DOL 9", or "9" in "DOL 9").
 
     span (Span): The entity.
     RETURNS (bool): True for such a span.

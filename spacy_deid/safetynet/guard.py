@@ -231,7 +231,7 @@ class NameGuard:
             known.surname_count if surname else known.surname_count + known.given_count
         )
         if people < self.min_name_count and is_condition_word(lower):
-            return False  # "re: Osteonecrosis" (not "Wilson", whom many bear)
+            return False  # "re: Osteonecrosis" (not "Burkitt", whom many bear)
         if self._is_ordinary(lower, known):
             if allow_caps and self._surname_after_title(text, lower, known):
                 return True
