@@ -5,9 +5,9 @@ A state's name is a place wherever it stands, unless many people bear it
 ("Georgia", "Virginia") or it is part of a longer name ("Kansas State
 University", "University of Ohio"). A city's name counts only after "in",
 "from", "near" or "to", only when the city is large (`min_city_population`)
-and only when the name is no English word or drug that many people bear as
-a name: "in Lagos", not "in Mobile" (an ordinary word) or "in Houston" (a
-surname too).
+and only when the name is no ordinary English word, no drug and borne by
+few people: "in Lagos", not "in Mobile" (an ordinary word) or "in Houston"
+(a surname too).
 On 8,000 generated train notes, no such state or city stands outside a gold
 span.
 
@@ -21,6 +21,7 @@ from ..knowledge import Knowledge, lookup
 from .cues import CITY, STATE
 from .finder import Candidate
 from .words import DocWords
+
 # A preposition of place right before a city's name.
 CITY_CUES = frozenset(("in", "from", "near", "to"))
 # A word before a state's name that makes it part of a longer name.
@@ -82,10 +83,9 @@ def _place_at(
             continue
         if STATE in kinds and _is_state(k, text) and _stands_alone(words, position, end):
             return (position, end, STATE)
-        if CITY in kinds and _is_city(k, min_city_population) and _after_city_cue(
-            words, position
-        ) and not _title_word(words, end):
-            return (position, end, CITY)
+        if CITY in kinds and _is_city(k, min_city_population):
+            if _after_city_cue(words, position) and not _title_word(words, end):
+                return (position, end, CITY)
     return None
 
 
