@@ -65,7 +65,9 @@ def run(args: Sequence[str]) -> None:
 
 
 def write_inputs(gold: Path, out: Path) -> None:
-    """The gold notes' ids and texts, without their spans."""
+    """The gold notes' ids and texts: no gold spans, and no patient ids, so
+    that `phi_consistency` works note by note as in the published figures
+    (with the test split's patient ids it spreads names across notes)."""
     with gold.open(encoding="utf-8") as src, out.open("w", encoding="utf-8") as dst:
         for line in src:
             if line.strip():

@@ -72,9 +72,8 @@ preposition before it (`ordinal_labels`: "3rd IV", "9th grade"), a list
 item's number at its line's start (`list_number_labels`: "1." of "1. Lagos"),
 a clinical specialty's name (`specialty_labels`: "(Vascular Surgery)"), four
 digits that are no year (`no_year_labels`: "over at 2330"), a day counter
-(`day_count_labels`: "POD 3", "DOL 9"), and a
-lone credential after a person's name, a
-comma and maybe other credentials ("MA" in "Ana Ruiz, MA" and "CCM" in "Ana
+(`day_count_labels`: "POD 3", "DOL 9"), and a lone credential after a
+person's name, a comma and maybe other credentials ("MA" in "Ana Ruiz, MA" and "CCM" in "Ana
 Ruiz, RN, CCM", not "MA" in "Salem, MA"); a name span of `person_labels` loses
 its trailing ", CNM". Before all that, a span of `credentialed_labels` that a
 comma and a credential follow becomes a clinician's name

@@ -251,7 +251,8 @@ class PhiSafetyNet(CfgSerializable, Pipe):
             len(doc), list(doc.ents) + list(doc.spans.get(NOT_PHI_KEY, ()))
         )
         words = DocWords(doc)
-        reader = NameReader(words, taken.tolist(), self.guard)
+        free = taken.tolist()
+        reader = NameReader(words, free, self.guard)
         labels = self._labels
         found = after_cues(words, reader, self.cues)
         if CLINICIAN in labels:
@@ -262,7 +263,7 @@ class PhiSafetyNet(CfgSerializable, Pipe):
         if places:
             found += find_places(
                 words,
-                taken.tolist(),
+                free,
                 places,
                 self.cfg["min_city_population"],
                 self.cfg["max_place_bearers"],

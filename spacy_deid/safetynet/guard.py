@@ -41,8 +41,7 @@ CLINICAL_WORDS: Tuple[str, ...] = (
     "zosyn",
     "pcp",
     "ptx",
-    # Shorthand the net took for names on train's gold-annotated notes
-    # ("re: dispo", "FHx", "Tmax").
+    # Shorthand that train's notes write after cues ("re: dispo", "FHx").
     "dispo",
     "etoh",
     "tmax",

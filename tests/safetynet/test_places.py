@@ -2,21 +2,13 @@
 a large city after a preposition of place."""
 
 import pytest
-import spacy
 from spacy.tokens import Span
 
-import spacy_deid.safetynet  # noqa: F401 - registers "phi_safety_net"
+from .test_component import make_nlp
 
-TOKENIZER = {"nlp": {"tokenizer": {"@tokenizers": "spacy_deid.ClinicalTokenizer.v1"}}}
 NAMES_OFF = {"clinician": None, "patient": None, "relative": None}
 NAMES_OFF.update({"sign_off": None, "arrow": None})
 PLACES = {**NAMES_OFF, "state": "STATE", "city": "CITY"}
-
-
-def make_nlp(**config):
-    nlp = spacy.blank("en", config=TOKENIZER)
-    nlp.add_pipe("phi_safety_net", config=config)
-    return nlp
 
 
 @pytest.fixture(scope="module")
