@@ -19,6 +19,7 @@ from ..knowledge.occupations import names_an_occupation
 _CLAUSE_ENDS = frozenset((".", ",", ";", ":"))
 _MIN_WORD_ZIPF = 3.0
 _CLOSING = {")": "(", "]": "["}
+_OPENING = frozenset(_CLOSING.values())
 
 
 def _clause_word(token: Token, *, caps: bool) -> bool:
@@ -126,6 +127,26 @@ def symbol_end(span: Span) -> int:
             break
         end -= 1
     return end
+
+
+def bracket_pieces(span: Span) -> List[Tuple[int, int]]:
+    """The (start, end) pieces of a span cut at the first opening bracket
+    that the span does not close: "catering manager (self-employed" (a
+    tagger that ran into the aside after a name) gives "catering manager"
+    and "self-employed", each then checked alone. A leading bracket cuts
+    nothing."""
+    doc = span.doc
+    opened: List[int] = []
+    for i in range(span.start, span.end):
+        text = doc[i].text
+        if text in _OPENING:
+            opened.append(i)
+        elif text in _CLOSING and opened:
+            opened.pop()
+    if not opened or opened[0] == span.start:
+        return [(span.start, span.end)]
+    cut = opened[0]
+    return [(span.start, cut)] + ([(cut + 1, span.end)] if cut + 1 < span.end else [])
 
 
 def _clause_marker(

@@ -96,7 +96,8 @@ before it (`contact_cues`); a name right after "Dr." is a clinician's
 a work cue (`job_cues`: "worked as a seamstress"), and a job word counts
 only at a head of the phrase (`job_heads`); a clinic or practice named for a
 place is a facility (`facility_heads`: "Cleveland Clinic" tagged as a
-department). Pieces that lose every letter and digit to these cuts are
+department), and a word that can head a job title after a work cue is a job
+(`cued_job_labels`: "occupation - tailor" tagged as a person). Pieces that lose every letter and digit to these cuts are
 dropped.
 
 The defaults change nothing; the MEDDOCAN pipeline sets the place settings,
@@ -121,7 +122,7 @@ from ..knowledge import lookup
 from ..knowledge.occupations import heads_an_occupation, names_an_occupation
 from ..knowledge.credentials import is_credential
 from .not_phi import credential_after_space, credential_follows, credential_start
-from .not_phi import follows_name, is_clinician_role, is_eponym
+from .not_phi import after_title, follows_name, is_clinician_role, is_eponym
 from .not_phi import is_drug_word, is_language_name, is_list_entry
 from .not_phi import is_gestational_age, is_non_date_fraction, is_quantity
 from .not_phi import in_code, is_duration, is_nameless_word, is_title_after_name
@@ -131,7 +132,7 @@ from .not_phi import is_day_count, is_no_year, is_specialty
 from .code import code_lines
 from .cues import cue_after, cue_word, cued_label, job_cued, phrase_before
 from .edges import arrow_pieces, clause_end_start, clause_pieces, sentence_pieces
-from .edges import symbol_end
+from .edges import bracket_pieces, symbol_end
 from .places import (
     holds_place,
     holds_surname,
@@ -231,6 +232,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "specialty_labels": [],
     "no_year_labels": [],
     "day_count_labels": [],
+    "cued_job_labels": [],
 }
 
 
@@ -311,6 +313,7 @@ def make_phi_relabel(
     specialty_labels: List[str],
     no_year_labels: List[str],
     day_count_labels: List[str],
+    cued_job_labels: List[str],
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -469,6 +472,9 @@ def make_phi_relabel(
         (`not_phi.is_no_year`: "over at 2330").
     day_count_labels (List[str]): Labels whose spans that count days in
         hospital are no PHI (`not_phi.is_day_count`: "POD 3", "DOL 9").
+    cued_job_labels (List[str]): Labels whose one-word spans after a work
+        cue (`job_cues`, four words at most before it) that can head a job
+        title take `job_label` ("occupation - tailor" tagged as a person).
     """
     return PhiRelabel(
         name,
@@ -538,6 +544,7 @@ def make_phi_relabel(
         specialty_labels=specialty_labels,
         no_year_labels=no_year_labels,
         day_count_labels=day_count_labels,
+        cued_job_labels=cued_job_labels,
     )
 
 
@@ -562,6 +569,7 @@ class PhiRelabel(CfgSerializable):
         self._cased_clauses = frozenset(cfg["cased_clause_labels"])
         self._roles = frozenset(cfg["role_labels"])
         self._eponyms = frozenset(cfg["eponym_labels"])
+        self._cued_jobs = frozenset(cfg["cued_job_labels"])
         self._cue_words = {cue_word(word) for word in cfg["cue_words"]}
         self._job_cues = frozenset(cue_word(word) for word in cfg["job_cues"])
         self._shapes = [
@@ -640,6 +648,7 @@ class PhiRelabel(CfgSerializable):
             self._languages,
             self._roles,
             self._eponyms,
+            self._cued_jobs if cfg["job_label"] else (),
             self._persons,
             self._nameless,
             self._nameless_phrases,
@@ -678,7 +687,8 @@ class PhiRelabel(CfgSerializable):
     def _checked_pieces(self, whole: Span) -> List[Span]:
         """The spans an entity that is PHI becomes."""
         ents: List[Span] = []
-        pieces = self._arrow_pieces(self._clause_pieces(self._edge_pieces(whole)))
+        pieces = self._edge_pieces(whole)
+        pieces = self._arrow_pieces(self._clause_pieces(self._bracket_pieces(pieces)))
         for ent in self._pair_pieces(pieces):
             ent = self._without_credentials(ent)
             ent = self._without_symbols(ent)
@@ -689,6 +699,7 @@ class PhiRelabel(CfgSerializable):
             ent = self._as_cued_contact(ent)
             ent = self._as_titled_clinician(ent)
             ent = self._as_facility(ent)
+            ent = self._as_cued_job(ent)
             if ent.label_ in self._places:
                 # A place label may also be a word label ("warehouse" as an
                 # organisation): the word check comes first.
@@ -747,6 +758,29 @@ class PhiRelabel(CfgSerializable):
             ]
 
         return _cut_pieces(pieces, self._clauses, cut)
+
+    def _bracket_pieces(self, pieces: List[Span]) -> List[Span]:
+        """The pieces, each cut at an opening bracket it does not close
+        ("catering manager (self-employed"). A job span is cut only where
+        the words before the bracket name a job ("Acme (line cook" stays
+        whole rather than lose "Acme"), and its aside stays only if its own
+        words name one (the work cue before the span names no aside)."""
+
+        def cut(ent: Span) -> List[Tuple[int, int]]:
+            found = bracket_pieces(ent)
+            if len(found) == 1 or ent.label_ not in self._occupations:
+                return found
+            doc = ent.doc
+            if not self._names_a_job(doc[found[0][0] : found[0][1]]):
+                return [(ent.start, ent.end)]
+            at_head = self.cfg["job_heads"]
+            return [found[0]] + [
+                (start, end)
+                for start, end in found[1:]
+                if _names_a_job(doc[start:end], at_head)
+            ]
+
+        return _cut_pieces(pieces, self._edges, cut)
 
     def _arrow_pieces(self, pieces: List[Span]) -> List[Span]:
         """The pieces, each cut at the arrows inside it ("Lima → Cusco")."""
@@ -1115,6 +1149,20 @@ class PhiRelabel(CfgSerializable):
             return False
         return not (k.is_country or k.is_state or k.is_county)
 
+    def _as_cued_job(self, ent: Span) -> Span:
+        """A one-word span of `cued_job_labels` after a work cue that can
+        head a job title, as `job_label`: "occupation - tailor" tagged as a
+        person. After a person's title ("works with Dr. Baker") and as a
+        place's name ("residing in Queens") it stays."""
+        label = self.cfg["job_label"]
+        if not label or ent.label_ not in self._cued_jobs or len(ent) != 1:
+            return ent
+        if after_title(ent) or lookup(ent.text).place_population:
+            return ent
+        if not heads_an_occupation(ent.text) or not job_cued(ent, self._job_cues):
+            return ent
+        return _with_label(ent, label)
+
     def _as_job(self, span: Span) -> List[Span]:
         """A common-word span that names a job as `job_label` ("laborer"
         tagged as a person is still an occupation); else nothing."""
@@ -1194,6 +1242,7 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "cased_clause_labels",
         "role_labels",
         "eponym_labels",
+        "cued_job_labels",
         *_SHAPES,
     ):
         if not is_str_list(cfg[key]):

@@ -321,8 +321,15 @@ def vin(match: re.Match, span: Tuple[int, int]) -> Flags:
 
 
 def id_value(match: re.Match, span: Tuple[int, int]) -> Flags:
-    """Accept an identifier after a cue if it holds at least 3 digits."""
-    return _accept() if len(_digits(_phi_text(match, span))) >= 3 else None
+    """Accept an identifier after a cue if it holds at least 3 digits, or 2
+    digits among 5 or more letters and digits ("K7QX4M": serial numbers mix
+    them). "A12" after a cue is a grade, a lead or a vitamin more often."""
+    text = _phi_text(match, span)
+    digits = len(_digits(text))
+    if digits >= 3:
+        return _accept()
+    letters = sum(c.isalpha() for c in text)
+    return _accept() if digits == 2 and letters >= 2 and digits + letters >= 5 else None
 
 
 def plate(match: re.Match, span: Tuple[int, int]) -> Flags:

@@ -673,6 +673,66 @@ def test_edges_of_the_text_around_are_cut_off(text, surface, label, expected):
     assert found == [(expected, label)]
 
 
+BRACKETS = {
+    "edge_labels": [*EDGES["edge_labels"], "PROFESSION"],
+    "word_labels": ["ORGANIZATION", "PATIENT"],
+    "occupation_labels": ["PROFESSION"],
+    "job_cues": ["occupation"],
+}
+
+
+@pytest.mark.parametrize(
+    "text,surface,label,expected",
+    [
+        # The aside after an opening bracket the span does not close is
+        # checked alone: ordinary words are dropped, anything else is kept.
+        (
+            "Works at Quillfeather Interpreters (part time) now",
+            "Quillfeather Interpreters (part time",
+            "ORGANIZATION",
+            ["Quillfeather Interpreters"],
+        ),
+        (
+            "Seen: Ines Marlow (Tower 5B, bed 2)",
+            "Ines Marlow (Tower 5B",
+            "PATIENT",
+            ["Ines Marlow", "Tower 5B"],
+        ),
+        ("Seen by (Oriana Velt today", "(Oriana Velt", "DOCTOR", ["(Oriana Velt"]),
+        (
+            "Was a welder (night shift) for years",
+            "welder (night shift",
+            "PROFESSION",
+            ["welder"],
+        ),
+        # The work cue before the span names no aside.
+        (
+            "Occupation: welder (self-employed)",
+            "welder (self-employed",
+            "PROFESSION",
+            ["welder"],
+        ),
+        (
+            "Occupation: welder (crane operator)",
+            "welder (crane operator",
+            "PROFESSION",
+            ["welder", "crane operator"],
+        ),
+        # A job span is cut only where the words before the bracket name a job.
+        (
+            "Laid off from Brantwick (line cook) in May",
+            "Brantwick (line cook",
+            "PROFESSION",
+            ["Brantwick (line cook"],
+        ),
+        ("Wing B (East) today", "Wing B (East)", "STREET", ["Wing B (East)"]),
+    ],
+)
+def test_spans_are_cut_at_an_unclosed_bracket(text, surface, label, expected):
+    found = relabelled_with(BRACKETS, text, [(surface, label)])
+    assert found == [(piece, label) for piece in expected]
+
+
 def test_edges_keep_the_scores():
     nlp = make_converter_nlp("en")
     nlp.add_pipe("phi_relabel", config=EDGES)
@@ -827,6 +887,30 @@ JOBS = {
 def test_job_cues_keep_jobs_the_tables_lack(text, surface, kept):
     found = relabelled_with(JOBS, text, [(surface, "PROFESSION")])
     assert (found == [(surface, "PROFESSION")]) is kept
+
+
+CUED_JOBS = {
+    **JOBS,
+    "job_label": "PROFESSION",
+    "cued_job_labels": ["PATIENT", "DOCTOR", "CITY"],
+}
+
+
+@pytest.mark.parametrize(
+    "text,surface,label,expected",
+    [
+        ("occupation - welder (self-employed)", "welder", "PATIENT", "PROFESSION"),
+        ("OCCUPATION: STEVEDORE", "STEVEDORE", "CITY", "PROFESSION"),
+        ("Works nights as a sonographer.", "sonographer", "DOCTOR", "PROFESSION"),
+        ("Ate with a welder today.", "welder", "PATIENT", "PATIENT"),  # no cue
+        ("Works with Dr. Baker on Fridays.", "Baker", "DOCTOR", "DOCTOR"),  # a title
+        ("Worked as a nurse in Queens.", "Queens", "CITY", "CITY"),  # a place
+        ("Occupation: crane operator", "crane operator", "PATIENT", "PATIENT"),
+    ],
+)
+def test_a_job_word_after_a_work_cue_is_a_job(text, surface, label, expected):
+    found = relabelled_with(CUED_JOBS, text, [(surface, label)])
+    assert found == [(surface, expected)]
 
 
 @pytest.mark.parametrize(

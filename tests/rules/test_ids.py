@@ -78,6 +78,7 @@ POSITIVES = [
     ("device.cued", "S/N: 12345-ABC", "12345-ABC", "DEVICE"),
     ("device.cued", "model # 5076-52", "5076-52", "DEVICE"),
     ("device.cued", "SN: AB12345", "AB12345", "DEVICE"),
+    ("device.cued", "sensor transmitter ID 7RW2QK paired", "7RW2QK", "DEVICE"),
     ("bioid.cued", "fingerprint ID 88812345", "88812345", "BIOID"),
     ("bioid.cued", "retinal scan ID: RS-0042117", "RS-0042117", "BIOID"),
     ("idnum.cued", "Accession # S67-12345", "S67-12345", "IDNUM"),
@@ -175,6 +176,9 @@ def _check(name, text):
         ("ssn", "123-45-0000", False),
         ("id_value", "A12", False),
         ("id_value", "A123", True),
+        ("id_value", "7RW2QK", True),  # a code of letters and 2 digits
+        ("id_value", "RW2QK", False),  # 1 digit
+        ("id_value", "R2Q7", False),  # too short
         ("plate", "ABCDEFG", False),
         ("plate", "1234", False),
         ("plate", "4ABC123", True),

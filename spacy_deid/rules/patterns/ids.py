@@ -93,7 +93,9 @@ _LICENSE_CUE = (
 # Implanted or home devices: "PPM # ...", "Port sn ...", "VP shunt # ...".
 _DEVICE_NOUN = (
     r"(?:model|catalog|catalogue|implant|pacemaker|ppm|icd|aicd|generator|port"
-    r"|shunt|pump|stimulator|defibrillator|lead|cpap|bipap|concentrator|monitor)"
+    r"|shunt|pump|stimulator|defibrillator|lead|cpap|bipap|concentrator|monitor"
+    # Continuous glucose monitors: "transmitter ID ...", "sensor s/n ...".
+    r"|transmitter|sensor|receiver|cgm)"
 )
 _DEVICE_CUE = (
     r"\b(?i:serial(?:"
