@@ -1115,7 +1115,7 @@ class PhiRelabel(CfgSerializable):
         if self._cued(span) or is_list_entry(span):
             return False
         words = [t for t in span if not t.is_punct and not t.is_space]
-        if not words or any(not (t.is_alpha and t.is_lower) for t in words[1:]):
+        if not words or any(not _lower_word(t) for t in words[1:]):
             return False
         first = words[0]
         if not (first.is_alpha and first.is_lower) and not (
@@ -1126,14 +1126,36 @@ class PhiRelabel(CfgSerializable):
             # Plainer words pass in a sentence-case clause, lower-case ones
             # only: a capitalised one may be a rare given name that opens a
             # sentence or follows a field's colon ("rehab: Amberly").
-            if span.label_ not in self._cased_clauses or not all(
-                self._common_word(t.text) or (t.is_lower and is_plain_word(t.text))
-                for t in words
-            ):
+            if span.label_ not in self._cased_clauses or not self._plain_phrase(words):
                 return False
             if not in_cased_clause(span):
                 return False
         return not self._rule_found(span)
+
+    def _plain_phrase(self, words: List[Token]) -> bool:
+        """Words of a sentence-case clause that are common or plain, lower
+        case; in a phrase of two or more, one of them may be an ordinary
+        word that is a surname too, no given name and no place ("The quick
+        brown fox"): written in lower case where names are capitalised, it
+        is the word. Two such words ("mary jones") may be a name."""
+        named = [
+            t
+            for t in words
+            if not (self._common_word(t.text) or (t.is_lower and is_plain_word(t.text)))
+        ]
+        if not named:
+            return True
+        if len(named) > 1 or len(words) < 2:
+            return False
+        word = named[0]
+        k = lookup(word.text)
+        return (
+            word.is_lower
+            and k.word_zipf >= _NAMESAKE_WORD_ZIPF
+            and k.word_zipf > k.name_zipf
+            and k.given_count < _NAMESAKE_MAX_GIVEN
+            and not k.place_zipf
+        )
 
     def _common_word(self, word: str) -> bool:
         """More used as a word than as a name and at least `min_word_zipf`
@@ -1178,6 +1200,10 @@ class PhiRelabel(CfgSerializable):
         self._configure()
 
 
+# An ordinary word that is a surname too ("brown") is this common, more used
+# as a word than as a name, and hardly a given name ("rose" is one).
+_NAMESAKE_WORD_ZIPF = 4.0
+_NAMESAKE_MAX_GIVEN = 10_000
 _POSSESSIVES = ("'s", "\u2019s")
 # A state's name borne by this many people is a person's name too ("Georgia",
 # "Virginia", "Washington"); "Florida" (about 4,000) and "Nevada" are not.
@@ -1201,6 +1227,11 @@ def _initial_word(token: Token, span: Span) -> bool:
         ):
             return False
     return lookup(token.text).name_zipf < INITIAL_MAX_NAME_ZIPF
+
+
+def _lower_word(token: Token) -> bool:
+    """A word in lower case, or the pronoun "I"."""
+    return token.is_alpha and (token.is_lower or token.text == "I")
 
 
 def _is_name_like(token: Token) -> bool:

@@ -212,6 +212,14 @@ def test_nameless_words_extend_the_common_word_check(text, surface, kept):
         ("He plays a slow Waltz.", "slow Waltz", True),
         # A rare given name opening a sentence alone stays.
         ("Giacomo is stable.", "Giacomo", True),
+        # One ordinary word that is a surname too, in lower case among plain
+        # ones, is the word; two such, a given name, a place or alone: a name.
+        ("The old brown barn leans.", "old brown barn", False),
+        ("My coat is green and I like it.", "green and I like", False),
+        ("Spoke with mary jones today.", "mary jones", True),
+        ("Walked with james chance today.", "james chance", True),
+        ("We drove to boston harbor.", "boston harbor", True),
+        ("Spoke with brown today.", "brown", True),
     ],
 )
 def test_cased_clauses_take_plainer_common_words(text, surface, kept):
