@@ -221,6 +221,10 @@ CLINICAL_PREFIXES = [
     # below.
     rf"[\w.:@/+#'-]{{1,100}}(?=(?:[|;]|{_FIELD_COMMA}).)",
     r"\|",
+    # A person's title glued by its period to a name in lower case or in
+    # capitals: "per dr.ruiz", "PER DR.RUIZ" -> "dr." "ruiz" (as "dr. ruiz"
+    # is split); "Dr.Ruiz" is split by the infix below, emails stay whole.
+    r"(?i:drs?|dra|mrs?|ms)\.(?=[a-z]{2}|[A-Z]{2})",
     # A word glued to what follows it, in one pattern (one scan of the word):
     # - an abbreviation (five letters at most) glued by its period to a
     #   number: "Tfno.+34 600", "Tel.6175551234" -> "Tfno." ... (the "+" is

@@ -17,6 +17,11 @@ TOKENIZER_CONFIG = {
 
 # (text, expected tokens). Whitespace tokens are listed as spaCy makes them.
 SPLIT_CASES = [
+    # A title glued by its period to a name in lower case or capitals.
+    ("per dr.ruiz.", ["per", "dr.", "ruiz", "."]),
+    ("PER DR.OKORO.", ["PER", "DR.", "OKORO", "."]),
+    ("ms.lindqvist called", ["ms.", "lindqvist", "called"]),
+    ("dr.ruiz@clinic.org", ["dr.ruiz@clinic.org"]),
     # Dates glued to words.
     ("09/14/2067CPT", ["09/14/2067", "CPT"]),
     ("Results02/20/2087", ["Results", "02/20/2087"]),
