@@ -19,6 +19,13 @@ from ..knowledge.occupations import names_an_occupation
 _CLAUSE_ENDS = frozenset((".", ",", ";", ":"))
 _MIN_WORD_ZIPF = 3.0
 _CLOSING = {")": "(", "]": "["}
+# Abbreviations whose period is no sentence end inside a name or a place:
+# "Maria St. Pierre", "ST. JOHN, Ana", "St. Louis", "Mt. Sinai", "Ana Ruiz
+# Jr.", "510 Elm Ave." ("Dr." aside: a street's or a title).
+_NAME_ABBREVIATIONS = frozenset(
+    ("st", "ste", "mt", "ft", "jr", "sr", "ave", "blvd", "rd", "ln", "ct", "pl",
+     "hwy", "pkwy", "cir", "ter", "sq")
+)  # fmt: skip
 _OPENING = frozenset(_CLOSING.values())
 
 
@@ -36,11 +43,12 @@ def _clause_word(token: Token, *, caps: bool) -> bool:
 
 def clause_end_start(span: Span) -> Optional[int]:
     """The token index after a leading clause end ("slides ." or "person ,")
-    whose words are all ordinary words, or None."""
+    whose words are all ordinary words, or None. The period of an initial or
+    a name's abbreviation ("ST. PIERRE") ends no clause."""
     doc = span.doc
     for i in range(span.start + 1, span.end - 1):
         mark = doc[i].text
-        if mark not in _CLAUSE_ENDS:
+        if mark not in _CLAUSE_ENDS or (mark == "." and _after_initial(doc[i - 1])):
             continue
         words = doc[span.start : i]
         caps = mark == "."
@@ -54,7 +62,7 @@ def sentence_pieces(span: Span) -> List[Tuple[int, int]]:
     """The (start, end) pieces of a span cut at the periods that end a
     sentence inside it ("Ana Ruiz. Ben Okoro"): a period split off a word of
     two or more letters, with a space after it. An initial's period ("Ana R.
-    Okoro") cuts nothing."""
+    Okoro") and a saint's ("Maria St. Pierre") cut nothing."""
     doc = span.doc
     pieces = []
     start = span.start
@@ -66,6 +74,7 @@ def sentence_pieces(span: Span) -> List[Tuple[int, int]]:
             and not before.whitespace_
             and before.is_alpha
             and len(before) > 1
+            and not _abbreviation(before)
         ):
             pieces.append((start, i))
             start = i + 1
@@ -239,8 +248,17 @@ def _has_alnum(token: Token) -> bool:
 
 
 def _after_initial(token: Token) -> bool:
-    """A single letter with no space after it."""
-    return len(token.text) == 1 and token.is_alpha and not token.whitespace_
+    """A single letter, or an abbreviation of a name (`_abbreviation`), with
+    no space after it."""
+    if token.whitespace_ or not token.is_alpha:
+        return False
+    return len(token.text) == 1 or _abbreviation(token)
+
+
+def _abbreviation(token: Token) -> bool:
+    """An abbreviation (`_NAME_ABBREVIATIONS`, any case) before its period:
+    part of a name ("St. Pierre", "Ruiz Jr.", "Elm Ave."), no sentence end."""
+    return token.text.lower() in _NAME_ABBREVIATIONS
 
 
 __all__ = [

@@ -674,6 +674,26 @@ EDGES = {"edge_labels": ["DOCTOR", "PATIENT", "ORGANIZATION", "STREET"]}
             "DOCTOR",
             "Velt, Oriana R.",
         ),
+        # The period of a name's abbreviation ends no sentence or clause.
+        (
+            "Seen by Oriana St. Velt today",
+            "Oriana St. Velt",
+            "DOCTOR",
+            "Oriana St. Velt",
+        ),
+        (
+            "CONSULT - ST. VELT, ORIANA",
+            "ST. VELT, ORIANA",
+            "PATIENT",
+            "ST. VELT, ORIANA",
+        ),
+        ("Mail to 12 Alder Ave.", "12 Alder Ave.", "STREET", "12 Alder Ave."),
+        (
+            "Seen by Idris Fenwold Jr. today",
+            "Idris Fenwold Jr.",
+            "DOCTOR",
+            "Idris Fenwold Jr.",
+        ),
     ],
 )
 def test_edges_of_the_text_around_are_cut_off(text, surface, label, expected):
