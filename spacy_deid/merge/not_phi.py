@@ -682,7 +682,8 @@ def is_title_after_name(
 
 def is_job_title(span: Span, min_name_count: Optional[int]) -> bool:
     """Whether a span's last word can head a job title, is singular (a firm:
-    "Endocrine Associates") and is no common name ("Baker").
+    "Endocrine Associates") and is no common name ("Baker"), with no digit
+    (a ward: "Tollner 6").
 
     span (Span): The entity.
     min_name_count (Optional[int]): People bearing the last word that make it
@@ -690,7 +691,7 @@ def is_job_title(span: Span, min_name_count: Optional[int]) -> bool:
     RETURNS (bool): True for such a title.
     """
     words = [t for t in span if t.is_alpha]
-    if not words:
+    if not words or any(c.isdigit() for c in span.text):
         return False
     last = words[-1].text
     if last.lower().endswith("s"):

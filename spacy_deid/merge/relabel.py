@@ -1201,7 +1201,7 @@ class PhiRelabel(CfgSerializable):
 
 
 # An ordinary word that is a surname too ("brown") is this common, more used
-# as a word than as a name, and hardly a given name ("rose" is one).
+# as a word than as a name, and hardly a given name ("pearl" is one).
 _NAMESAKE_WORD_ZIPF = 4.0
 _NAMESAKE_MAX_GIVEN = 10_000
 _POSSESSIVES = ("'s", "\u2019s")

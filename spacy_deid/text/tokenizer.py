@@ -222,8 +222,8 @@ CLINICAL_PREFIXES = [
     rf"[\w.:@/+#'-]{{1,100}}(?=(?:[|;]|{_FIELD_COMMA}).)",
     r"\|",
     # A person's title glued by its period to a name in lower case or in
-    # capitals: "per dr.ruiz", "PER DR.RUIZ" -> "dr." "ruiz" (as "dr. ruiz"
-    # is split); "Dr.Ruiz" is split by the infix below, emails stay whole.
+    # capitals: "per dr.okoro", "PER DR.OKORO" -> "dr." "okoro" (as "dr. okoro"
+    # is split); "Dr.Okoro" is split by the infix below, emails stay whole.
     r"(?i:drs?|dra|mrs?|ms)\.(?=[a-z]{2}|[A-Z]{2})",
     # A word glued to what follows it, in one pattern (one scan of the word):
     # - an abbreviation (five letters at most) glued by its period to a

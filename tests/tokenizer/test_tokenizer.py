@@ -18,10 +18,10 @@ TOKENIZER_CONFIG = {
 # (text, expected tokens). Whitespace tokens are listed as spaCy makes them.
 SPLIT_CASES = [
     # A title glued by its period to a name in lower case or capitals.
-    ("per dr.ruiz.", ["per", "dr.", "ruiz", "."]),
+    ("per dr.okonkwo.", ["per", "dr.", "okonkwo", "."]),
     ("PER DR.OKORO.", ["PER", "DR.", "OKORO", "."]),
-    ("ms.lindqvist called", ["ms.", "lindqvist", "called"]),
-    ("dr.ruiz@clinic.org", ["dr.ruiz@clinic.org"]),
+    ("ms.brask called", ["ms.", "brask", "called"]),
+    ("dr.okonkwo@clinic.org", ["dr.okonkwo@clinic.org"]),
     # Dates glued to words.
     ("09/14/2067CPT", ["09/14/2067", "CPT"]),
     ("Results02/20/2087", ["Results", "02/20/2087"]),
