@@ -97,8 +97,10 @@ a work cue (`job_cues`: "worked as a seamstress"), and a job word counts
 only at a head of the phrase (`job_heads`); a clinic or practice named for a
 place is a facility (`facility_heads`: "Cleveland Clinic" tagged as a
 department), and a word that can head a job title after a work cue is a job
-(`cued_job_labels`: "occupation - tailor" tagged as a person). Pieces that lose every letter and digit to these cuts are
-dropped.
+(`cued_job_labels`: "occupation - tailor" tagged as a person). A span of
+`edge_labels` is cut at an opening bracket it does not close ("catering
+manager (self-employed"), each piece checked alone. Pieces that lose every
+letter and digit to these cuts are dropped.
 
 The defaults change nothing; the MEDDOCAN pipeline sets the place settings,
 the English one the others too (there a name among firms, cities and
