@@ -118,6 +118,19 @@ def is_list_entry(span: Span) -> bool:
     return end < len(doc) and _ENTRY_AGE.fullmatch(doc[end].text) is not None
 
 
+# Words before a room or bed number: "RM 8g" is a room, not eight grams.
+_ROOM_CUES = frozenset(("rm", "room", "bed", "bay"))
+
+
+def _after_room_cue(span: Span) -> bool:
+    """Whether a room cue comes right before a span, past a "#" or ":"."""
+    i = span.start - 1
+    doc = span.doc
+    while i >= 0 and (doc[i].is_space or doc[i].text in ("#", ":")):
+        i -= 1
+    return i >= 0 and doc[i].lower_ in _ROOM_CUES
+
+
 def is_quantity(span: Span) -> bool:
     """Whether a span is a number with its unit ("20 lb", "148 mg/dL").
 
@@ -125,12 +138,15 @@ def is_quantity(span: Span) -> bool:
 
     span (Span): The entity.
     RETURNS (bool): True if the span holds a number, nothing but numbers and
-        units, and a unit ends it or follows it.
+        units, and a unit ends it or follows it, and no room cue is before
+        it ("RM 8g").
     """
     words = [t for t in span if not t.is_punct]
     if not words or not words[0].like_num or _ROOM_CODE.search(span.text):
         return False
     if not all(t.like_num or is_unit(t.text) for t in words):
+        return False
+    if _after_room_cue(span):
         return False
     if is_unit(words[-1].text):
         return True

@@ -7,6 +7,7 @@ word positions of `DocWords`; the component turns them into spans.
 
 from typing import List, Optional, Sequence, Tuple
 
+from ..knowledge import lookup
 from .cues import ARROW, ARROWS, CLINICIAN, CLINICIAN_TITLES, POST_NOMINALS
 from .cues import LINE_START, RELATIVE, SIGN_OFF, CueIndex, pieces
 from .guard import NameGuard, is_initial
@@ -25,6 +26,12 @@ _ARROW_STARTS = frozenset(arrow[0] for arrow in ARROWS)
 _ARROW_ENDS = frozenset(arrow[-1] for arrow in ARROWS)
 _ENDS_SIGN_OFF = frozenset({".", ",", "!", ")"})
 _LIST = frozenset({",", "and", "&"})
+# Two modal verbs in a row are no English: in "brother will can drive", the
+# first is a name, if that many people bear it as a given name.
+_MODALS = frozenset(
+    {"will", "can", "may", "could", "would", "should", "must", "might", "shall"}
+)
+_MODAL_NAME_MIN_BEARERS = 10_000
 
 
 class NameReader:
@@ -196,11 +203,29 @@ def _after_cue(
         allow_caps=cue in _TITLES,
         clinician=kind == CLINICIAN,
     )
+    if span is None and strong and kind == RELATIVE:
+        span = _name_before_modal(words, reader, position)
     if span is None or reader.guard.is_drug_phrase(cue, words.words[span[0]].text):
         return None
     if kind == SIGN_OFF and strong and not _ends_line(words, span[1]):
         return None
     return span[0], span[1], kind
+
+
+def _name_before_modal(
+    words: DocWords, reader: NameReader, position: int
+) -> Optional[Tuple[int, int]]:
+    """A modal verb that is a frequent given name, right before another
+    modal ("brother will can pick her up"): the two cannot both be verbs."""
+    after = position + 1
+    if after >= len(words) or not reader.free(position):
+        return None
+    text, nxt = words.words[position].text, words.words[after]
+    if text.lower() not in _MODALS or nxt.text.lower() not in _MODALS:
+        return None
+    if nxt.newline_before or lookup(text).given_count < _MODAL_NAME_MIN_BEARERS:
+        return None
+    return position, after
 
 
 def listed_after(

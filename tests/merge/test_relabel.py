@@ -359,6 +359,8 @@ SHAPES = {
         ("A 58 y/o man seen today.", "58", "AGE", True),  # "y/o" is no unit
         ("bed 4: novak 58 m - pneumonia", "58", "AGE", True),  # the sex, not metres
         ("Moved to bed 338-L today.", "338-L", "STREET", True),  # a bed, not litres
+        ("Isolation in RM 8g today.", "8g", "STREET", True),  # a room, not grams
+        ("Moved to room # 12 L.", "12 L", "STREET", True),
         ("Gave 2 L of fluid.", "2 L", "STREET", False),
         # Laboratory units with SI prefixes, alone or in a ratio.
         ("Troponin 35 ng/L, repeat at 6 h.", "35 ng/L", "DOCTOR", False),
