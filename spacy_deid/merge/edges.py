@@ -48,7 +48,7 @@ def clause_end_start(span: Span) -> Optional[int]:
     doc = span.doc
     for i in range(span.start + 1, span.end - 1):
         mark = doc[i].text
-        if mark not in _CLAUSE_ENDS or (mark == "." and _after_initial(doc[i - 1])):
+        if mark not in _CLAUSE_ENDS or (mark == "." and _keeps_period(doc[i - 1])):
             continue
         words = doc[span.start : i]
         caps = mark == "."
@@ -73,8 +73,7 @@ def sentence_pieces(span: Span) -> List[Tuple[int, int]]:
             and doc[i].whitespace_
             and not before.whitespace_
             and before.is_alpha
-            and len(before) > 1
-            and not _abbreviation(before)
+            and not _keeps_period(before)
         ):
             pieces.append((start, i))
             start = i + 1
@@ -132,7 +131,7 @@ def symbol_end(span: Span) -> int:
             break
         if text in _CLOSING and _CLOSING[text] in doc[span.start : end - 1].text:
             break
-        if text == "." and _after_initial(doc[end - 2]):
+        if text == "." and _keeps_period(doc[end - 2]):
             break
         end -= 1
     return end
@@ -247,9 +246,9 @@ def _has_alnum(token: Token) -> bool:
     return any(c.isalnum() for c in token.text)
 
 
-def _after_initial(token: Token) -> bool:
-    """A single letter, or an abbreviation of a name (`_abbreviation`), with
-    no space after it."""
+def _keeps_period(token: Token) -> bool:
+    """A single letter or a name's abbreviation (`_abbreviation`) with no
+    space after it: the period after it is its own ("Ana R.", "St.")."""
     if token.whitespace_ or not token.is_alpha:
         return False
     return len(token.text) == 1 or _abbreviation(token)

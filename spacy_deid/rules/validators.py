@@ -329,7 +329,7 @@ def id_value(match: re.Match, span: Tuple[int, int]) -> Flags:
     if digits >= 3:
         return _accept()
     letters = sum(c.isalpha() for c in text)
-    return _accept() if digits == 2 and letters >= 2 and digits + letters >= 5 else None
+    return _accept() if digits == 2 and letters >= 3 else None
 
 
 def plate(match: re.Match, span: Tuple[int, int]) -> Flags:

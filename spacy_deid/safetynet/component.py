@@ -251,8 +251,8 @@ class PhiSafetyNet(CfgSerializable, Pipe):
             len(doc), list(doc.ents) + list(doc.spans.get(NOT_PHI_KEY, ()))
         )
         words = DocWords(doc)
-        free = taken.tolist()
-        reader = NameReader(words, free, self.guard)
+        taken_flags = taken.tolist()
+        reader = NameReader(words, taken_flags, self.guard)
         labels = self._labels
         found = after_cues(words, reader, self.cues)
         if CLINICIAN in labels:
@@ -263,7 +263,7 @@ class PhiSafetyNet(CfgSerializable, Pipe):
         if places:
             found += find_places(
                 words,
-                free,
+                taken_flags,
                 places,
                 self.cfg["min_city_population"],
                 self.cfg["max_place_bearers"],

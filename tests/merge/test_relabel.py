@@ -117,6 +117,16 @@ def relabelled_with(config, text, ents):
     return relabelled(nlp, text, ents)
 
 
+def check_shape_setting(text, surface, label, setting, kept):
+    """Assert that a shape setting, off by default, keeps or drops one span
+    as `kept` says; return what it leaves."""
+    ents = [(surface, label)]
+    assert relabelled_with({}, text, ents) == ents, "off by default"
+    found = relabelled_with({setting: [label]}, text, ents)
+    assert (found == ents) is kept
+    return found
+
+
 def shapes_nlp():
     """A blank English pipeline with `phi_relabel` set up with `SHAPES`."""
     nlp = make_converter_nlp("en")
@@ -937,7 +947,7 @@ CUED_JOBS = {
         ("OCCUPATION: STEVEDORE", "STEVEDORE", "CITY", "PROFESSION"),
         ("Works nights as a sonographer.", "sonographer", "DOCTOR", "PROFESSION"),
         ("Ate with a welder today.", "welder", "PATIENT", "PATIENT"),  # no cue
-        ("Works with Dr. Baker on Fridays.", "Baker", "DOCTOR", "DOCTOR"),  # a title
+        ("Works with Dr. Baker on weekends.", "Baker", "DOCTOR", "DOCTOR"),  # a title
         ("Worked as a nurse in Queens.", "Queens", "CITY", "CITY"),  # a place
         ("Occupation: crane operator", "crane operator", "PATIENT", "PATIENT"),
     ],
@@ -1563,11 +1573,8 @@ def test_an_eponym_is_no_person(text, surface, label, kept):
 def test_scores_ordinals_list_numbers_and_specialties_are_no_phi(
     text, surface, label, setting, kept
 ):
-    ents = [(surface, label)]
-    assert relabelled_with({}, text, ents) == ents, "off by default"
-    found = relabelled_with({setting: [label]}, text, ents)
-    assert (found == ents) is kept
-    assert found in (ents, [])
+    found = check_shape_setting(text, surface, label, setting, kept)
+    assert found in ([(surface, label)], [])
 
 
 @pytest.mark.parametrize(
@@ -1588,10 +1595,7 @@ def test_scores_ordinals_list_numbers_and_specialties_are_no_phi(
     ],
 )
 def test_times_and_day_counters_are_no_dates(text, surface, label, setting, kept):
-    ents = [(surface, label)]
-    assert relabelled_with({}, text, ents) == ents, "off by default"
-    found = relabelled_with({setting: [label]}, text, ents)
-    assert (found == ents) is kept
+    check_shape_setting(text, surface, label, setting, kept)
 
 
 def test_four_digits_that_are_no_clock_time_stay():
