@@ -63,10 +63,13 @@ LEAP_YEAR = 2004
 _BUMPS = (0, 31, 92, 366, 731)
 # Extra days tried, in the shift's direction and for the whole span, when a
 # shifted date reads as one of the doc's original dates ("2067" shifted a year
-# back reads "2066", written elsewhere in the note): a shifted string must not
-# bring an original back. A few days first, then a year or two for years.
-_NUDGES = (1, 2, 3, 4, 5, 6, 366, 731)
+# back reads "2066", written elsewhere in the note), or holds one as a word
+# ("June 4" where "June" alone was a date): a shifted string must not bring an
+# original back. A few days first, then one to four months for month names, then a
+# year or two for years.
+_NUDGES = (1, 2, 3, 4, 5, 6, 31, 62, 92, 123, 366, 731)
 _WORDS = re.compile(r"[^\W\d_]+")
+_YEARS = re.compile(r"(?<!\d)\d{4}(?!\d)")
 _RANGE_PARTS = re.compile(r"\s*(?:-|\u2013|\u2014|\bto\b|\bthrough\b|\bal\b|\ba\b)\s*")
 
 # A day inside each season (month, day), used as the reference date.
@@ -117,8 +120,9 @@ def shift_date_text(
         date expressions becomes (default: kept as it is). A span may hold
         more than a date ("okoro 3/4" of a bed list).
     avoid (FrozenSet[str]): The doc's original date strings (`date_strings`):
-        when a shifted date reads as one of them, the span is moved a few days
-        (then a year or two) further in the shift's direction, so that no
+        when a shifted date reads as one of them or holds one as a word or
+        year, the span is moved a few days (then a month or two, then a year
+        or two) further in the shift's direction, so that no
         original date string comes back; if every try reads as one, the
         plain shift.
     RETURNS (Optional[str]): The shifted text, or None if no date expression
@@ -183,8 +187,10 @@ def _render_all(items: List[_Found], shift_days: int) -> Optional[List[str]]:
 
 
 def _reads_as_any(items: List[_Found], dates: List[str], avoid: FrozenSet[str]) -> bool:
-    """Whether a shifted expression reads as one of the `avoid` strings, or
-    a shifted range lost its span ("2065-2065")."""
+    """Whether a shifted expression reads as one of the `avoid` strings or
+    holds one as a word or a year ("June 4", "8/17/2079" where "June" and
+    "2079" were dates alone), or a shifted range lost its span
+    ("2065-2065")."""
     for item, new in zip(items, dates, strict=True):
         strings = {new.casefold()}
         if item.parsed.end is not None:
@@ -193,8 +199,8 @@ def _reads_as_any(items: List[_Found], dates: List[str], avoid: FrozenSet[str]) 
             if len(set(parts)) < len(old):
                 return True
             strings.update(parts)
-        if "wday" in item.parsed.fields:
-            strings.update(word.casefold() for word in _WORDS.findall(new))
+        strings.update(word.casefold() for word in _WORDS.findall(new))
+        strings.update(_YEARS.findall(new))
         if not strings.isdisjoint(avoid):
             return True
     return False

@@ -17,6 +17,7 @@ picks the Faker locale of names, places and companies (e.g. "es_ES").
 import datetime
 import logging
 import os
+import re
 import sys
 import warnings
 from pathlib import Path
@@ -149,11 +150,13 @@ def make_phi_surrogates(
 class Originals(NamedTuple):
     """A doc's original PHI strings, lower case, that no surrogate may read as
     (a state's surrogate that is another state of the note, a shifted date
-    that is another date of it): such a surrogate would write an original
-    back into the output."""
+    that is another date of it) or hold as words (an organisation's surrogate
+    "King, Hayes and Simmons" where "King" is a name of the note): such a
+    surrogate would write an original back into the output."""
 
     texts: FrozenSet[str]
     dates: FrozenSet[str]  # `dates.date_strings` of the DATE spans
+    words: Optional["re.Pattern[str]"]  # the texts with letters, as whole words
 
     @classmethod
     def of(
@@ -166,12 +169,29 @@ class Originals(NamedTuple):
             if label is not None and normalize_label(label) == "DATE"
         )
         texts = frozenset(span.text.casefold() for span in spans)
-        return cls(texts, date_strings(dated, lang))
+        return cls(texts, date_strings(dated, lang), _whole_words(texts))
 
     def reads_as(self, new: str, text: str) -> bool:
-        """Whether `new`, the surrogate of `text`, is another original."""
+        """Whether `new`, the surrogate of `text`, is another original or
+        holds one as whole words."""
         folded = new.casefold()
-        return folded != text.casefold() and folded in self.texts
+        if folded == text.casefold():
+            return False
+        if folded in self.texts:
+            return True
+        return self.words is not None and self.words.search(folded) is not None
+
+
+def _whole_words(texts: FrozenSet[str]) -> Optional["re.Pattern[str]"]:
+    """One pattern for the texts of 3 or more letters, each as a whole word
+    sequence (the leak measure's matching), or None if there are none."""
+    worded = [text for text in texts if sum(char.isalpha() for char in text) >= 3]
+    if not worded:
+        return None
+    options = "|".join(
+        re.escape(text) for text in sorted(worded, key=len, reverse=True)
+    )
+    return re.compile(r"(?<!\w)(?:" + options + r")(?!\w)")
 
 
 class PhiSurrogates:

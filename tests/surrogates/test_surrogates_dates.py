@@ -167,6 +167,13 @@ def test_weekday_shift_matches_date_shift(nlp):
         (DAY[6], -2, {DAY[4].lower()}, DAY[4], DAY[3]),
         # Weekday and date move together.
         (f"{DAY[1]} 5/14", 2, {DAY[3].lower()}, f"{DAY[3]} 5/16", f"{DAY[4]} 5/17"),
+        # A month named alone elsewhere may not come back inside a full date:
+        # a month further.
+        ("May 20, 2061", 15, {"june"}, "June 4, 2061", "July 5, 2061"),
+        # Nor a year written alone, inside a numeric date: a year further.
+        ("3/4/2062", -200, {"2061"}, "8/16/2061", "8/15/2060"),
+        # A month alone, shifted onto another month written alone.
+        ("Jan", -40, {"dec"}, "Dec", "Nov"),
     ],
 )
 def test_a_shifted_date_never_reads_as_an_original(text, shift, avoid, plain, moved):

@@ -305,3 +305,18 @@ def test_a_surrogate_never_reads_as_another_original_of_the_note():
         doc = deidentify(nlp, text, [("Ohio", "STATE"), ("Iowa", "STATE")], f"p{n}")
         words = set(re.findall(r"\w+", doc._.deidentified))
         assert not words & {"Ohio", "Iowa"}, n
+
+
+def test_a_surrogate_never_holds_another_original_as_a_word():
+    """An employer's surrogate is a company name made of surnames ("Smith,
+    Hale and Ortiz"): it may not hold a name of the note as a word."""
+    nlp = make_nlp()
+    text = "Smith works at Acme Foods; wife at Birch Logistics."
+    phi = [
+        ("Smith", "PATIENT"),
+        ("Acme Foods", "ORGANIZATION"),
+        ("Birch Logistics", "ORGANIZATION"),
+    ]
+    for n in range(300):
+        doc = deidentify(nlp, text, phi, f"p{n}")
+        assert "Smith" not in re.findall(r"\w+", doc._.deidentified), n
