@@ -14,7 +14,9 @@ and looks like a name (`guard.NameGuard`):
   the other side a lone surname too or one word a detector found: DOCTOR;
 - with the `state` and `city` classes on (off by default), a US state's full
   name that few people bear, standing alone, and a large city after "in",
-  "from", "near" or "to" (`places.py`).
+  "from", "near" or "to" (`places.py`);
+- with the `month` class on (off by default), a month's full name in title
+  case standing free, "May" left out (`months.py`).
 
 A name extends over further name-like words, middle initials and hyphenated
 parts on its line ("per rn b. achebe" gives "b. achebe"); a name followed by
@@ -36,10 +38,11 @@ from ..core.extensions import SPAN_GROUPS, install_extensions
 from ..labels import LABEL_NAMES, NOT_PHI_KEY, normalize_label
 from ..tagging.ents import first_free, token_mask, write_ents
 from .cues import ARROW, CITY, CLINICIAN, CUE_CLASSES, PATIENT, RELATIVE
-from .cues import SIGN_OFF, STATE
+from .cues import MONTH, SIGN_OFF, STATE
 from .cues import CueIndex, default_cues
 from .finder import NameReader, after_cues, around_arrows, before_post_nominals
 from .guard import NameGuard
+from .months import find_months
 from .places import find_places
 from .words import DocWords
 
@@ -95,7 +98,7 @@ def make_phi_safety_net(
     """Create a PhiSafetyNet component (factory "phi_safety_net").
 
     labels (Dict[str, str]): PHI label per cue class ("clinician",
-        "patient", "relative", "sign_off", "arrow", "state", "city"); a
+        "patient", "relative", "sign_off", "arrow", "state", "city", "month"); a
         class mapped to null (or left out) is off.
     max_word_zipf (float): A word at least this frequent (zipf) is ordinary:
         a name only after a strong cue, title-cased ("wife June").
@@ -268,6 +271,8 @@ class PhiSafetyNet(CfgSerializable, Pipe):
                 self.cfg["min_city_population"],
                 self.cfg["max_place_bearers"],
             )
+        if MONTH in labels:
+            found += find_months(words, taken_flags)
         intervals = sorted(
             {
                 (words.words[s].index, words.words[e - 1].index + 1, kind)

@@ -22,7 +22,9 @@ ARROW = "arrow"
 # Places (`places.py`): a state's full name, a large city after "in".
 STATE = "state"
 CITY = "city"
-CUE_CLASSES = (CLINICIAN, PATIENT, RELATIVE, SIGN_OFF, ARROW, STATE, CITY)
+# A month's full name standing free (`months.py`).
+MONTH = "month"
+CUE_CLASSES = (CLINICIAN, PATIENT, RELATIVE, SIGN_OFF, ARROW, STATE, CITY, MONTH)
 
 CLINICIAN_TITLES: Tuple[str, ...] = ("dr", "doctor")
 CLINICIAN_CUES: Tuple[str, ...] = (

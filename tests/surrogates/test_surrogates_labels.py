@@ -311,11 +311,11 @@ def test_a_surrogate_never_holds_another_original_as_a_word():
     """An employer's surrogate is a company name made of surnames ("Smith,
     Hale and Ortiz"): it may not hold a name of the note as a word."""
     nlp = make_nlp()
-    text = "Smith works at Acme Foods; wife at Birch Logistics."
+    text = "Smith works at Acme Foods; wife at Harrowgate Logistics."
     phi = [
         ("Smith", "PATIENT"),
         ("Acme Foods", "ORGANIZATION"),
-        ("Birch Logistics", "ORGANIZATION"),
+        ("Harrowgate Logistics", "ORGANIZATION"),
     ]
     for n in range(300):
         doc = deidentify(nlp, text, phi, f"p{n}")

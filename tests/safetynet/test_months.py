@@ -1,0 +1,60 @@
+"""`phi_safety_net`'s month class: a month's full name in title case that
+stands free is a date."""
+
+import pytest
+from spacy.tokens import Span
+
+from .test_component import make_nlp
+from .test_places import NAMES_OFF, ents
+
+MONTHS = {**NAMES_OFF, "month": "DATE"}
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return make_nlp(labels=MONTHS)
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("Quit before the October fishing trip.", ["October"]),
+        ("Flu shot due September; labs each February.", ["September", "February"]),
+        ("Last colonoscopy: December\nNext: none", ["December"]),
+    ],
+)
+def test_finds_month_names_standing_free(nlp, text, expected):
+    assert ents(nlp(text)) == [(m, "DATE", "safety_net:month") for m in expected]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The modal verb, lower case, a first name before a surname or initial.
+        "May return to work next week.",
+        "recheck in october.",
+        "Visited by July Okonkwo today.",
+        "Signed: April B. Vantreese",
+        "JUNE CLINIC LIST",
+    ],
+)
+def test_leaves_modals_lower_case_and_first_names(nlp, text):
+    assert ents(nlp(text)) == []
+
+
+def test_a_name_cue_wins_over_the_month():
+    nlp = make_nlp(labels={**MONTHS, "relative": "PATIENT"})
+    assert ents(nlp("Lives with wife April.")) == [
+        ("April", "PATIENT", "safety_net:relative")
+    ]
+
+
+def test_months_are_off_by_default_and_never_cover_entities():
+    assert make_nlp(labels=NAMES_OFF)("Quit before the October trip.").ents == ()
+    nlp = make_nlp(labels=MONTHS)
+    doc = nlp.make_doc("Seen with June; back in November.")
+    doc.ents = [Span(doc, 2, 3, label="PATIENT")]
+    assert [(e.text, e.label_) for e in nlp.get_pipe("phi_safety_net")(doc).ents] == [
+        ("June", "PATIENT"),
+        ("November", "DATE"),
+    ]
