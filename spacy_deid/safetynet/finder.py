@@ -8,7 +8,7 @@ word positions of `DocWords`; the component turns them into spans.
 from typing import List, Optional, Sequence, Tuple
 
 from ..knowledge import lookup
-from .cues import ARROW, ARROWS, CLINICIAN, CLINICIAN_TITLES, POST_NOMINALS
+from .cues import ARROW, ARROWS, CLINICIAN, CLINICIAN_TITLES, PAGER_WORDS, POST_NOMINALS
 from .cues import LINE_START, RELATIVE, SIGN_OFF, CueIndex, pieces
 from .guard import NameGuard, is_initial
 from .words import DocWords
@@ -280,10 +280,13 @@ def _ends_line(words: DocWords, end: int) -> bool:
 
 
 def before_post_nominals(words: DocWords, reader: NameReader) -> List[Candidate]:
-    """Names before an upper-case post-nominal ("O. Brandwijk, MD")."""
+    """Names before an upper-case post-nominal ("O. Brandwijk, MD") or a
+    pager number in brackets ("okafor (pgr 4471)")."""
     found = []
     for position, word in enumerate(words.words):
-        if word.text not in POST_NOMINALS or word.newline_before:
+        if word.newline_before:
+            continue
+        if word.text not in POST_NOMINALS and not _pager_at(words, position):
             continue
         end = position
         if end > 0 and words.words[end - 1].text == ",":
@@ -292,6 +295,15 @@ def before_post_nominals(words: DocWords, reader: NameReader) -> List[Candidate]
         if start is not None:
             found.append((start, end, CLINICIAN))
     return found
+
+
+def _pager_at(words: DocWords, position: int) -> bool:
+    """Whether "(" and a pager word ("pgr", "pager") start at `position`,
+    on one line."""
+    if words.words[position].text != "(" or position + 1 >= len(words):
+        return False
+    after = words.words[position + 1]
+    return not after.newline_before and after.text.lower() in PAGER_WORDS
 
 
 def _name_start(words: DocWords, reader: NameReader, end: int) -> Optional[int]:

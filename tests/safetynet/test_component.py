@@ -53,6 +53,9 @@ def ents(doc):
         ("Plan reviewed.\n-- carlito bernat\n", [("carlito bernat", "DOCTOR")]),
         ("Signed: Darren 05/11/2093", [("Darren", "DOCTOR")]),
         ("O. Brandwijk, MD", [("O. Brandwijk", "DOCTOR")]),
+        # A pager number in brackets after a sign-out's name.
+        ("from: castellanos (pgr 3-2210) -> float", [("castellanos", "DOCTOR")]),
+        ("covering: Marchbanks (pager 2231)", [("Marchbanks", "DOCTOR")]),
         ("cc: Dr. Halvorsrud-Okonkwo", [("Halvorsrud-Okonkwo", "DOCTOR")]),
         ("Attending: Feliciano", [("Feliciano", "DOCTOR")]),
         # As frequent as a word, but as a name first: a surname.
@@ -108,6 +111,8 @@ def test_finds_names_in_cue_positions(nlp, text, expected):
         "mom will pick him up",
         "needs refill of ms contin",
         "Chart reviewed, MD FAACP",
+        "call cardiology (pgr 4402) with questions",
+        "(pgr 4402)",
         "pt grant funding",
         "d/w mills re: plan",  # more a word than its name counts explain
         "per brown stools",
