@@ -24,7 +24,19 @@ STATE = "state"
 CITY = "city"
 # A month's full name standing free (`months.py`).
 MONTH = "month"
-CUE_CLASSES = (CLINICIAN, PATIENT, RELATIVE, SIGN_OFF, ARROW, STATE, CITY, MONTH)
+# A floor number and a compass direction (`wards.py`).
+WARD = "ward"
+CUE_CLASSES = (
+    CLINICIAN,
+    PATIENT,
+    RELATIVE,
+    SIGN_OFF,
+    ARROW,
+    STATE,
+    CITY,
+    MONTH,
+    WARD,
+)
 
 CLINICIAN_TITLES: Tuple[str, ...] = ("dr", "doctor")
 CLINICIAN_CUES: Tuple[str, ...] = (
