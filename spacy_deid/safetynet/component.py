@@ -43,6 +43,7 @@ from .cues import ARROW, CITY, CLINICIAN, CUE_CLASSES, PATIENT, RELATIVE
 from .cues import MONTH, SIGN_OFF, STATE, WARD
 from .cues import CueIndex, default_cues
 from .finder import NameReader, after_cues, around_arrows, before_post_nominals
+from .finder import modal_names
 from .guard import NameGuard
 from .months import find_months
 from .places import find_places
@@ -264,6 +265,8 @@ class PhiSafetyNet(CfgSerializable, Pipe):
         found = after_cues(words, reader, self.cues)
         if CLINICIAN in labels:
             found += before_post_nominals(words, reader)
+        if PATIENT in labels:
+            found += modal_names(words, reader)
         if ARROW in labels:
             found += around_arrows(words, reader)
         places = [kind for kind in (STATE, CITY) if kind in labels]

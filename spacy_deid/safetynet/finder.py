@@ -9,7 +9,7 @@ from typing import List, Optional, Sequence, Tuple
 
 from ..knowledge import lookup
 from .cues import ARROW, ARROWS, CLINICIAN, CLINICIAN_TITLES, PAGER_WORDS, POST_NOMINALS
-from .cues import LINE_START, RELATIVE, SIGN_OFF, CueIndex, pieces
+from .cues import LINE_START, PATIENT, RELATIVE, SIGN_OFF, CueIndex, pieces
 from .guard import NameGuard, is_initial
 from .words import DocWords
 
@@ -32,6 +32,20 @@ _MODALS = frozenset(
     {"will", "can", "may", "could", "would", "should", "must", "might", "shall"}
 )
 _MODAL_NAME_MIN_BEARERS = 10_000
+# Words that never follow a modal verb: other verbs' third-person and past
+# forms, as train's notes write them after a sentence-opening name ("Will is
+# a retired teacher", "Will wondered whether"); the modal is followed by a
+# verb's base form ("Will follow up", "May resume").
+_NOT_AFTER_MODAL = frozenset(
+    {
+        "is", "was", "has", "had", "does", "did", "says", "said", "wants",
+        "wanted", "prefers", "preferred", "wonders", "wondered", "asks",
+        "asked", "feels", "felt", "agrees", "agreed", "reports", "reported",
+        "states", "stated", "denies", "denied", "lives", "lived", "works",
+        "worked", "knows", "knew", "thinks", "thought", "understands",
+        "understood", "likes", "liked", "needs", "needed", "remains",
+    }
+) | _MODALS  # fmt: skip
 
 
 class NameReader:
@@ -226,6 +240,31 @@ def _name_before_modal(
     if nxt.newline_before or lookup(text).given_count < _MODAL_NAME_MIN_BEARERS:
         return None
     return position, after
+
+
+def modal_names(words: DocWords, reader: NameReader) -> List[Candidate]:
+    """A modal verb that is a frequent given name, title case, opening a
+    sentence or line before a word no modal verb takes ("Will is a retired
+    teacher", "May would like"): a name (`PATIENT` class)."""
+    found: List[Candidate] = []
+    for position in range(len(words) - 1):
+        word, nxt = words.words[position], words.words[position + 1]
+        if not (word.text.istitle() and word.text.lower() in _MODALS):
+            continue
+        if not _opens_sentence(words, position) or nxt.newline_before:
+            continue
+        if nxt.text not in _NOT_AFTER_MODAL or not reader.free(position):
+            continue
+        if lookup(word.text).given_count >= _MODAL_NAME_MIN_BEARERS:
+            found.append((position, position + 1, PATIENT))
+    return found
+
+
+def _opens_sentence(words: DocWords, position: int) -> bool:
+    """Whether a word starts the text, a line or a sentence."""
+    if position == 0 or words.words[position].newline_before:
+        return True
+    return words.words[position - 1].text in (".", "!", "?", ";")
 
 
 def listed_after(

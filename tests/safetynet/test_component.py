@@ -72,6 +72,9 @@ def ents(doc):
         ("lpn Brandwijk aware", [("Brandwijk", "DOCTOR")]),
         # Two modals in a row: the first is a name the issue lists (May).
         ("sister may can drive her home", [("may", "PATIENT")]),
+        # A modal that opens a sentence before a word no modal takes.
+        ("Seen today.\nWill is a retired welder.", [("Will", "PATIENT")]),
+        ("Family met. May would like to go home.", [("May", "PATIENT")]),
         # A nickname is a strong cue: ordinary words that are names count.
         (
             "Mr. Marchbanks (nickname Buddy) at bedside",
@@ -109,6 +112,9 @@ def test_finds_names_in_cue_positions(nlp, text, expected):
         "Thanks, Bo will call",
         "Cr 1.2 -> 1.5, NC -> RA, ICU -> floor",
         "mom will pick him up",
+        "Will follow up in clinic. May resume diet.",
+        "Will patients need a ride?",
+        "Plan: will is signed",
         "needs refill of ms contin",
         "Chart reviewed, MD FAACP",
         "call cardiology (pgr 4402) with questions",
