@@ -1,13 +1,16 @@
 """Where `phi_safety_net` looks: names after cue phrases, before
-post-nominals ("Feliciano, MD") and on both sides of sign-out arrows.
+post-nominals ("Feliciano, MD"), on both sides of sign-out arrows, and
+sentence-opening names that grammar gives away ("Will is", "J.D. is").
 
 Every function returns candidates as (first word, end word, cue class) in
 word positions of `DocWords`; the component turns them into spans.
 """
 
+import re
 from typing import List, Optional, Sequence, Tuple
 
 from ..knowledge import lookup
+from ..knowledge.credentials import is_credential
 from .cues import ARROW, ARROWS, CLINICIAN, CLINICIAN_TITLES, PAGER_WORDS, POST_NOMINALS
 from .cues import LINE_START, PATIENT, RELATIVE, SIGN_OFF, CueIndex, pieces
 from .guard import NameGuard, is_initial
@@ -32,6 +35,10 @@ _MODALS = frozenset(
     {"will", "can", "may", "could", "would", "should", "must", "might", "shall"}
 )
 _MODAL_NAME_MIN_BEARERS = 10_000
+# Initials with periods as one token ("J.D.", "K.L.M."); as letters alone,
+# an abbreviation at least this common ("US", "AM", "IV") is no person's.
+_INITIALS = re.compile(r"(?:[A-Z]\.){2,3}")
+_ABBREVIATION_ZIPF = 4.0
 # Words that never follow a modal verb: other verbs' third-person and past
 # forms, as train's notes write them after a sentence-opening name ("Will is
 # a retired teacher", "Will wondered whether"); the modal is followed by a
@@ -256,6 +263,26 @@ def modal_names(words: DocWords, reader: NameReader) -> List[Candidate]:
         if nxt.text not in _NOT_AFTER_MODAL or not reader.free(position):
             continue
         if lookup(word.text).given_count >= _MODAL_NAME_MIN_BEARERS:
+            found.append((position, position + 1, PATIENT))
+    return found
+
+
+def initials_before_verbs(words: DocWords, reader: NameReader) -> List[Candidate]:
+    """A person's initials with periods ("J.D."), opening a sentence before
+    a verb's third-person or past form or a modal ("J.D. is a 83 yo", as
+    train's notes write it): a name (`PATIENT` class). Credentials and
+    common abbreviations ("M.D.", "U.S.", "A.M.") are left alone."""
+    found: List[Candidate] = []
+    for position in range(len(words) - 1):
+        word, nxt = words.words[position], words.words[position + 1]
+        if not _INITIALS.fullmatch(word.text) or nxt.newline_before:
+            continue
+        if nxt.text not in _NOT_AFTER_MODAL or not _opens_sentence(words, position):
+            continue
+        letters = word.text.replace(".", "")
+        if is_credential(letters) or lookup(letters).word_zipf >= _ABBREVIATION_ZIPF:
+            continue
+        if reader.free(position):
             found.append((position, position + 1, PATIENT))
     return found
 

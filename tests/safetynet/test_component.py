@@ -75,6 +75,8 @@ def ents(doc):
         # A modal that opens a sentence before a word no modal takes.
         ("Seen today.\nWill is a retired welder.", [("Will", "PATIENT")]),
         ("Family met. May would like to go home.", [("May", "PATIENT")]),
+        # Initials that open a sentence before such a word.
+        ("Images reviewed; K.L. agrees with plan.", [("K.L.", "PATIENT")]),
         # A nickname is a strong cue: ordinary words that are names count.
         (
             "Mr. Marchbanks (nickname Buddy) at bedside",
@@ -114,6 +116,9 @@ def test_finds_names_in_cue_positions(nlp, text, expected):
         "mom will pick him up",
         "Will follow up in clinic. May resume diet.",
         "Will patients need a ride?",
+        "U.S. was the destination.",
+        "Note by Ames. M.D. is on call.",
+        "Seen by P.A. today.",
         "Plan: will is signed",
         "needs refill of ms contin",
         "Chart reviewed, MD FAACP",
