@@ -12,6 +12,7 @@ from typing import Optional, Tuple
 from spacy.tokens import Span
 
 from ..knowledge import lookup
+from ..text.wards import is_ward
 
 
 def _place_text(span: Span) -> str:
@@ -56,6 +57,21 @@ def is_po_box(span: Span) -> bool:
     """Whether a span is a post office box and its number ("P.O. Box 4410",
     "POB 88", "po box 12-3")."""
     return _PO_BOX.fullmatch(span.text) is not None
+
+
+def is_ward_span(span: Span) -> bool:
+    """Whether a span is a ward's floor number and compass direction ("5
+    East", `text.wards.is_ward`), judged with the words around it on its
+    line."""
+    words = [t for t in span if not t.is_space]
+    if len(words) != 2 or "\n" in span.text:
+        return False
+    doc = span.doc
+    before = doc[span.start - 1] if span.start > 0 else None
+    after = doc[span.end] if span.end < len(doc) else None
+    before_text = "" if before is None or "\n" in before.text_with_ws else before.text
+    after_text = "" if after is None or "\n" in span[-1].text_with_ws else after.text
+    return is_ward(words[0].text, words[1].text, before_text, after_text)
 
 
 # Separators between a place and its region in one span ("Lagos, Nigeria",

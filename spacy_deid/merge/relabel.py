@@ -90,7 +90,8 @@ in "slides. Ana Ruiz", a trailing "·"), and a name span is cut at a sentence
 end inside it; a country's name is a country and a city's a city
 (`country_labels`), and a place with its country or state in one span is
 split in two (`pair_labels`: "Lagos, Nigeria"); a post office box is an
-address (`po_box_labels`); a phone or fax number takes the label of the cue word
+address (`po_box_labels`); a floor number and a compass direction is a ward
+(`ward_labels`: "5 East" tagged as a date); a phone or fax number takes the label of the cue word
 before it (`contact_cues`); a name right after "Dr." is a clinician's
 (`titled_labels`); a job that no head word of the tables names is kept after
 a work cue (`job_cues`: "worked as a seamstress"), and a job word counts
@@ -141,6 +142,7 @@ from .places import (
     is_city_not_country,
     is_country_name,
     is_po_box,
+    is_ward_span,
     place_pair,
     state_follows,
 )
@@ -210,6 +212,8 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "state_label": "",
     "po_box_labels": [],
     "street_label": "",
+    "ward_labels": [],
+    "ward_label": "",
     "arrow_labels": [],
     "code_line_labels": [],
     "clause_labels": [],
@@ -291,6 +295,8 @@ def make_phi_relabel(
     state_label: str,
     po_box_labels: List[str],
     street_label: str,
+    ward_labels: List[str],
+    ward_label: str,
     arrow_labels: List[str],
     code_line_labels: List[str],
     clause_labels: List[str],
@@ -404,6 +410,10 @@ def make_phi_relabel(
         when they are a post office box and its number (`places.is_po_box`):
         "P.O. Box 4410" tagged as an ID.
     street_label (str): The label of street addresses ('' for none).
+    ward_labels (List[str]): Labels of spans that become `ward_label` when
+        they are a ward's floor number and compass direction
+        (`places.is_ward_span`): "5 East" tagged as a date or a street.
+    ward_label (str): The label of wards ('' for none).
     arrow_labels (List[str]): Labels of spans that are cut at the arrows
         inside them (`edges.arrow_pieces`): "Lima → Cusco" tagged as one
         span becomes two.
@@ -522,6 +532,8 @@ def make_phi_relabel(
         state_label=state_label,
         po_box_labels=po_box_labels,
         street_label=street_label,
+        ward_labels=ward_labels,
+        ward_label=ward_label,
         arrow_labels=arrow_labels,
         code_line_labels=code_line_labels,
         clause_labels=clause_labels,
@@ -617,6 +629,9 @@ class PhiRelabel(CfgSerializable):
         self._po_boxes = (
             frozenset(cfg["po_box_labels"]) if cfg["street_label"] else frozenset()
         )
+        self._wards = (
+            frozenset(cfg["ward_labels"]) if cfg["ward_label"] else frozenset()
+        )
         self._pairs = (
             frozenset(cfg["pair_labels"])
             if cfg["city_label"] and cfg["country_label"]
@@ -640,6 +655,7 @@ class PhiRelabel(CfgSerializable):
             self._clauses,
             self._code_line_labels,
             self._po_boxes,
+            self._wards,
             self._countries,
             self._states,
             self._dates if self._month_cues else (),
@@ -698,6 +714,7 @@ class PhiRelabel(CfgSerializable):
             ent = self._as_state(ent)
             ent = self._as_named_month(ent)
             ent = self._as_po_box(ent)
+            ent = self._as_ward(ent)
             ent = self._as_cued_contact(ent)
             ent = self._as_titled_clinician(ent)
             ent = self._as_facility(ent)
@@ -947,6 +964,13 @@ class PhiRelabel(CfgSerializable):
             if doc[start].lower_[:1] == "p" and is_po_box(doc[start : ent.end]):
                 box = Span(doc, start, ent.end, label=label)
                 return _copy_attrs(ent, box)
+        return ent
+
+    def _as_ward(self, ent: Span) -> Span:
+        """A ward's floor number and direction, as `ward_label`."""
+        label = self.cfg["ward_label"]
+        if ent.label_ in self._wards and ent.label_ != label and is_ward_span(ent):
+            return _with_label(ent, label)
         return ent
 
     def _as_titled_clinician(self, ent: Span) -> Span:
@@ -1264,6 +1288,7 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "job_cues",
         "pair_labels",
         "po_box_labels",
+        "ward_labels",
         "arrow_labels",
         "code_line_labels",
         "clause_labels",
@@ -1292,6 +1317,7 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "facility_label",
         "state_label",
         "street_label",
+        "ward_label",
         "possessor_label",
         "job_label",
     ):

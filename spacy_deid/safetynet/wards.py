@@ -13,15 +13,10 @@ Candidates are (first word, end word, cue class) in word positions of
 
 from typing import List, Sequence
 
+from ..text.wards import is_ward
 from .cues import WARD
 from .finder import Candidate
 from .words import DocWords
-
-DIRECTIONS = frozenset(
-    word for word in ("North", "South", "East", "West") for word in (word, word.upper())
-)
-# Words before a number that make it part of an address.
-_ADDRESS_WORDS = frozenset(("apt", "apartment", "suite", "ste", "unit", "#", "no"))
 
 
 def find_wards(words: DocWords, taken: Sequence[bool]) -> List[Candidate]:
@@ -35,28 +30,17 @@ def find_wards(words: DocWords, taken: Sequence[bool]) -> List[Candidate]:
     found: List[Candidate] = []
     for position in range(len(words) - 1):
         number, direction = words.words[position], words.words[position + 1]
-        if not (number.text.isdigit() and len(number.text) <= 2):
+        if direction.newline_before or taken[number.index] or taken[direction.index]:
             continue
-        if direction.text not in DIRECTIONS or direction.newline_before:
-            continue
-        if taken[number.index] or taken[direction.index]:
-            continue
-        if _address_before(words, position) or _title_after(words, position + 2):
-            continue
-        found.append((position, position + 2, WARD))
+        before = "" if number.newline_before else _text(words, position - 1)
+        after = _text(words, position + 2)
+        if after and words.words[position + 2].newline_before:
+            after = ""
+        if is_ward(number.text, direction.text, before, after):
+            found.append((position, position + 2, WARD))
     return found
 
 
-def _address_before(words: DocWords, position: int) -> bool:
-    """Whether an address word ("Apt", "#") comes right before, on the line."""
-    if position == 0 or words.words[position].newline_before:
-        return False
-    return words.words[position - 1].text.lower().rstrip(".") in _ADDRESS_WORDS
-
-
-def _title_after(words: DocWords, position: int) -> bool:
-    """Whether a title-case word follows on the same line."""
-    if position >= len(words):
-        return False
-    word = words.words[position]
-    return not word.newline_before and word.text[:1].isupper() and word.text.isalpha()
+def _text(words: DocWords, position: int) -> str:
+    """The text of the word at `position`, "" if there is none."""
+    return words.words[position].text if 0 <= position < len(words) else ""

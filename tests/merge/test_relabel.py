@@ -1168,6 +1168,28 @@ def test_a_po_box_is_an_address_with_the_po_the_tagger_left_out():
     ]
 
 
+def test_a_floor_and_a_direction_is_a_ward():
+    config = {"ward_labels": ["DATE", "STREET"], "ward_label": "DEPARTMENT"}
+    text = "To 5 East, then 11 WEST; home at Apt 4 North, 40 South Harbor Rd; 2 West"
+    ents = [
+        ("5 East", "DATE"),
+        ("11 WEST", "STREET"),
+        ("4 North", "STREET"),  # an address word before it
+        ("40 South", "STREET"),  # a title-case word after it
+        ("2 West", "CITY"),  # not a ward label
+    ]
+    assert relabelled_with(config, text, ents) == [
+        ("5 East", "DEPARTMENT"),
+        ("11 WEST", "DEPARTMENT"),
+        ("4 North", "STREET"),
+        ("40 South", "STREET"),
+        ("2 West", "CITY"),
+    ]
+    assert relabelled_with({**config, "ward_label": ""}, text, ents[:1]) == [
+        ("5 East", "DATE")
+    ]
+
+
 def test_spans_are_cut_at_the_arrows_inside_them():
     config = {**PAIRS, "arrow_labels": ["PATIENT", "DOCTOR"]}
     text = "2. Cusco, Peru → Tarapoto → trek. Sign-out: wexler -> brenn."
