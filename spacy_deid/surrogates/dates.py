@@ -63,13 +63,13 @@ LEAP_YEAR = 2004
 _BUMPS = (0, 31, 92, 366, 731)
 # Extra days tried, in the shift's direction and for the whole span, when a
 # shifted date reads as one of the doc's original dates ("2067" shifted a year
-# back reads "2066", written elsewhere in the note), or holds one as a word
-# ("June 4" where "June" alone was a date): a shifted string must not bring an
-# original back. A few days first, then one to four months for month names, then a
-# year or two for years.
+# back reads "2066", written elsewhere in the note), or holds one as a word or
+# number ("June 4" where "June" alone was a date, "3/14" where "14" was a
+# bed): a shifted string must not bring an original back. A few days first,
+# then one to four months for month names, then a year or two for years.
 _NUDGES = (1, 2, 3, 4, 5, 6, 31, 62, 92, 123, 366, 731)
 _WORDS = re.compile(r"[^\W\d_]+")
-_YEARS = re.compile(r"(?<!\d)\d{4}(?!\d)")
+_NUMBERS = re.compile(r"\d+")
 _RANGE_PARTS = re.compile(r"\s*(?:-|\u2013|\u2014|\bto\b|\bthrough\b|\bal\b|\ba\b)\s*")
 
 # A day inside each season (month, day), used as the reference date.
@@ -121,7 +121,7 @@ def shift_date_text(
         more than a date ("okoro 3/4" of a bed list).
     avoid (FrozenSet[str]): The doc's original date strings (`date_strings`):
         when a shifted date reads as one of them or holds one as a word or
-        year, the span is moved a few days (then a month or two, then a year
+        number, the span is moved a few days (then a month or two, then a year
         or two) further in the shift's direction, so that no
         original date string comes back; if every try reads as one, the
         plain shift.
@@ -188,9 +188,9 @@ def _render_all(items: List[_Found], shift_days: int) -> Optional[List[str]]:
 
 def _reads_as_any(items: List[_Found], dates: List[str], avoid: FrozenSet[str]) -> bool:
     """Whether a shifted expression reads as one of the `avoid` strings or
-    holds one as a word or a year ("June 4", "8/17/2079" where "June" and
-    "2079" were dates alone), or a shifted range lost its span
-    ("2065-2065")."""
+    holds one as a word or a number ("June 4", "8/17/2079" where "June" and
+    "2079" were dates alone, "3/14" where "14" was a bed), or a shifted range
+    lost its span ("2065-2065")."""
     for item, new in zip(items, dates, strict=True):
         strings = {new.casefold()}
         if item.parsed.end is not None:
@@ -200,7 +200,7 @@ def _reads_as_any(items: List[_Found], dates: List[str], avoid: FrozenSet[str]) 
                 return True
             strings.update(parts)
         strings.update(word.casefold() for word in _WORDS.findall(new))
-        strings.update(_YEARS.findall(new))
+        strings.update(_NUMBERS.findall(new))
         if not strings.isdisjoint(avoid):
             return True
     return False

@@ -155,7 +155,9 @@ class Originals(NamedTuple):
     surrogate would write an original back into the output."""
 
     texts: FrozenSet[str]
-    dates: FrozenSet[str]  # `dates.date_strings` of the DATE spans
+    # `dates.date_strings` of the DATE spans, and the other spans that are
+    # numbers of two or more digits ("14" of "bed 14")
+    dates: FrozenSet[str]
     words: Optional["re.Pattern[str]"]  # the texts with letters, as whole words
 
     @classmethod
@@ -169,7 +171,8 @@ class Originals(NamedTuple):
             if label is not None and normalize_label(label) == "DATE"
         )
         texts = frozenset(span.text.casefold() for span in spans)
-        return cls(texts, date_strings(dated, lang), _whole_words(texts))
+        numbers = {text for text in texts if text.isdigit() and len(text) >= 2}
+        return cls(texts, date_strings(dated, lang) | numbers, _whole_words(texts))
 
     def reads_as(self, new: str, text: str) -> bool:
         """Whether `new`, the surrogate of `text`, is another original or

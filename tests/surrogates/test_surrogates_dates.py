@@ -174,6 +174,8 @@ def test_weekday_shift_matches_date_shift(nlp):
         ("3/4/2062", -200, {"2061"}, "8/16/2061", "8/15/2060"),
         # A month alone, shifted onto another month written alone.
         ("Jan", -40, {"dec"}, "Dec", "Nov"),
+        # Nor a number that another span of the note is ("bed 14"): a day further.
+        ("03/02/2036", 12, {"14"}, "03/14/2036", "03/15/2036"),
     ],
 )
 def test_a_shifted_date_never_reads_as_an_original(text, shift, avoid, plain, moved):
@@ -187,6 +189,14 @@ def test_date_strings_hold_expressions_range_ends_and_weekdays():
     found = date_strings(["2057\u20132058", f"{DAY[1]} 5/14", "seen 3/4/2055"])
     assert found == {"2057", "2058", DAY[1].lower(), "5/14", "3/4/2055"}
     assert "seen" not in found
+
+
+def test_no_other_number_of_the_note_comes_back_in_a_date():
+    """A bed number and a date's shifted day: the day moves on."""
+    nlp = make_nlp(date_shift_min=12, date_shift_max=12)
+    text = "Bed 14. DOB 03/02/2036."
+    doc = deidentify(nlp, text, [("14", "ROOM"), ("03/02/2036", "DATE")])
+    assert "14" not in re.findall(r"\d+", doc.ents[1]._.surrogate), doc.ents[1]._.surrogate
 
 
 def test_no_original_year_comes_back_in_the_note():
