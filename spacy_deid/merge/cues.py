@@ -24,6 +24,9 @@ _CONTACT_BREAKS = frozenset((".", ";", "·", "|", "•"))
 _JOB_WORDS = 4
 _JOB_TOKENS = 6
 _SENTENCE_ENDS = frozenset((".", ";", "!", "?"))
+# Tokens looked at before a name for a kin word ("siblings Andrew (16), Tove
+# (6) and Jo (3)": a list of names and ages after it).
+_KIN_TOKENS = 16
 # Marks that may stand between a cue phrase and its span ("Sister: Zelma").
 _PHRASE_MARKS = frozenset((":", "-", "\u2013", ",", "("))
 
@@ -44,6 +47,28 @@ def clause_before(
         if "\n" in token.text or token.text in breaks:
             return
         yield token
+
+
+def kin_age(span: Span, persons: AbstractSet[str], cues: AbstractSet[str]) -> bool:
+    """Whether a span is a number of one or two digits in brackets right
+    after a person's name, with a kin word (`cues`, folded as `cue_word`)
+    before the name in its clause and line: "Kids: Anselm (9), Tove (6)"
+    gives ages, "sick list: Maury (19)" a bed."""
+    doc = span.doc
+    if not (span.text.isdigit() and len(span.text) <= 2):
+        return False
+    if span.start < 2 or span.end >= len(doc):
+        return False
+    if doc[span.start - 1].text != "(" or doc[span.end].text != ")":
+        return False
+    name = doc[span.start - 2]
+    if name.ent_type_ not in persons:
+        return False
+    start = name.i
+    while start > 0 and doc[start].ent_iob_ == "I":
+        start -= 1
+    before = clause_before(doc[start : start + 1], _KIN_TOKENS, _SENTENCE_ENDS)
+    return any(cue_word(token.text) in cues for token in before)
 
 
 def cued_label(span: Span, cues: Dict[str, str]) -> Optional[str]:
@@ -103,5 +128,6 @@ def cue_after(span: Span, cues: AbstractSet[str]) -> bool:
 
 
 __all__ = [
-    "clause_before", "cue_after", "cue_word", "cued_label", "job_cued", "phrase_before"
+    "clause_before", "cue_after", "cue_word", "cued_label", "job_cued", "kin_age",
+    "phrase_before",
 ]  # fmt: skip

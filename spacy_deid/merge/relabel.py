@@ -91,7 +91,8 @@ end inside it; a country's name is a country and a city's a city
 (`country_labels`), and a place with its country or state in one span is
 split in two (`pair_labels`: "Lagos, Nigeria"); a post office box is an
 address (`po_box_labels`); a floor number and a compass direction is a ward
-(`ward_labels`: "5 East" tagged as a date); a phone or fax number takes the label of the cue word
+(`ward_labels`: "5 East" tagged as a date), and a number in brackets after a
+relative's name an age (`kin_age_labels`: "Kids: Anselm (9)"); a phone or fax number takes the label of the cue word
 before it (`contact_cues`); a name right after "Dr." is a clinician's
 (`titled_labels`); a job that no head word of the tables names is kept after
 a work cue (`job_cues`: "worked as a seamstress"), and a job word counts
@@ -133,7 +134,7 @@ from .not_phi import in_cased_clause, is_nameless_phrase, is_plain_word
 from .not_phi import is_bare_ordinal, is_list_number, is_no_date, is_score
 from .not_phi import is_day_count, is_no_year, is_specialty
 from .code import code_lines
-from .cues import cue_after, cue_word, cued_label, job_cued, phrase_before
+from .cues import cue_after, cue_word, cued_label, job_cued, kin_age, phrase_before
 from .edges import arrow_pieces, clause_end_start, clause_pieces, sentence_pieces
 from .edges import bracket_pieces, symbol_end
 from .places import (
@@ -214,6 +215,8 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "street_label": "",
     "ward_labels": [],
     "ward_label": "",
+    "kin_age_labels": [],
+    "kin_age_cues": [],
     "arrow_labels": [],
     "code_line_labels": [],
     "clause_labels": [],
@@ -297,6 +300,8 @@ def make_phi_relabel(
     street_label: str,
     ward_labels: List[str],
     ward_label: str,
+    kin_age_labels: List[str],
+    kin_age_cues: List[str],
     arrow_labels: List[str],
     code_line_labels: List[str],
     clause_labels: List[str],
@@ -414,6 +419,11 @@ def make_phi_relabel(
         they are a ward's floor number and compass direction
         (`places.is_ward_span`): "5 East" tagged as a date or a street.
     ward_label (str): The label of wards ('' for none).
+    kin_age_labels (List[str]): Labels of spans that become `age_label` when
+        they are a number in brackets after a person's name with a kin word
+        before it (`kin_age_cues`; `cues.kin_age`): "Kids: Anselm (9)"
+        tagged as a room.
+    kin_age_cues (List[str]): The kin words ("kids", "siblings", "son").
     arrow_labels (List[str]): Labels of spans that are cut at the arrows
         inside them (`edges.arrow_pieces`): "Lima → Cusco" tagged as one
         span becomes two.
@@ -534,6 +544,8 @@ def make_phi_relabel(
         street_label=street_label,
         ward_labels=ward_labels,
         ward_label=ward_label,
+        kin_age_labels=kin_age_labels,
+        kin_age_cues=kin_age_cues,
         arrow_labels=arrow_labels,
         code_line_labels=code_line_labels,
         clause_labels=clause_labels,
@@ -632,6 +644,10 @@ class PhiRelabel(CfgSerializable):
         self._wards = (
             frozenset(cfg["ward_labels"]) if cfg["ward_label"] else frozenset()
         )
+        self._kin_ages = (
+            frozenset(cfg["kin_age_labels"]) if cfg["age_label"] else frozenset()
+        )
+        self._kin_age_cues = frozenset(cue_word(word) for word in cfg["kin_age_cues"])
         self._pairs = (
             frozenset(cfg["pair_labels"])
             if cfg["city_label"] and cfg["country_label"]
@@ -656,6 +672,7 @@ class PhiRelabel(CfgSerializable):
             self._code_line_labels,
             self._po_boxes,
             self._wards,
+            self._kin_ages,
             self._countries,
             self._states,
             self._dates if self._month_cues else (),
@@ -715,6 +732,7 @@ class PhiRelabel(CfgSerializable):
             ent = self._as_named_month(ent)
             ent = self._as_po_box(ent)
             ent = self._as_ward(ent)
+            ent = self._as_kin_age(ent)
             ent = self._as_cued_contact(ent)
             ent = self._as_titled_clinician(ent)
             ent = self._as_facility(ent)
@@ -970,6 +988,15 @@ class PhiRelabel(CfgSerializable):
         """A ward's floor number and direction, as `ward_label`."""
         label = self.cfg["ward_label"]
         if ent.label_ in self._wards and ent.label_ != label and is_ward_span(ent):
+            return _with_label(ent, label)
+        return ent
+
+    def _as_kin_age(self, ent: Span) -> Span:
+        """A relative's age in brackets after the name, as `age_label`."""
+        label = self.cfg["age_label"]
+        if ent.label_ not in self._kin_ages or ent.label_ == label:
+            return ent
+        if kin_age(ent, self._persons, self._kin_age_cues):
             return _with_label(ent, label)
         return ent
 
@@ -1289,6 +1316,8 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "pair_labels",
         "po_box_labels",
         "ward_labels",
+        "kin_age_labels",
+        "kin_age_cues",
         "arrow_labels",
         "code_line_labels",
         "clause_labels",

@@ -1190,6 +1190,29 @@ def test_a_floor_and_a_direction_is_a_ward():
     ]
 
 
+def test_a_number_in_brackets_after_a_relatives_name_is_an_age():
+    config = {
+        "kin_age_labels": ["ROOM"],
+        "kin_age_cues": ["kids", "siblings"],
+        "age_label": "AGE",
+        "person_labels": ["PATIENT"],
+    }
+    text = "Kids: Anselm Reyes (9), Tove (6). Sick list: Haverty (19), Oduro (21)"
+    ents = [
+        ("Anselm Reyes", "PATIENT"),
+        ("9", "ROOM"),
+        ("Tove", "PATIENT"),
+        ("6", "ROOM"),
+        ("Haverty", "PATIENT"),
+        ("19", "ROOM"),  # no kin word before the name: a bed
+        ("Oduro", "PATIENT"),
+        ("21", "ROOM"),
+    ]
+    expected = [(text, "AGE" if text in ("9", "6") else label) for text, label in ents]
+    assert relabelled_with(config, text, ents) == expected
+    assert relabelled_with({**config, "age_label": ""}, text, ents[:2]) == ents[:2]
+
+
 def test_spans_are_cut_at_the_arrows_inside_them():
     config = {**PAIRS, "arrow_labels": ["PATIENT", "DOCTOR"]}
     text = "2. Cusco, Peru → Tarapoto → trek. Sign-out: wexler -> brenn."
