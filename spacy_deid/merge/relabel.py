@@ -92,8 +92,8 @@ end inside it; a country's name is a country and a city's a city
 split in two (`pair_labels`: "Lagos, Nigeria"); a post office box is an
 address (`po_box_labels`); a floor number and a compass direction is a ward
 (`ward_labels`: "5 East" tagged as a date), and a number in brackets after a
-relative's name an age (`kin_age_labels`: "Kids: Anselm (9)"); a phone or fax number takes the label of the cue word
-before it (`contact_cues`); a name right after "Dr." is a clinician's
+relative's name an age (`kin_age_labels`: "Kids: Anselm (9)"); a phone or
+fax number takes the label of the cue word before it (`contact_cues`); a name right after "Dr." is a clinician's
 (`titled_labels`); a job that no head word of the tables names is kept after
 a work cue (`job_cues`: "worked as a seamstress"), and a job word counts
 only at a head of the phrase (`job_heads`); a clinic or practice named for a

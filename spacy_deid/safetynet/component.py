@@ -103,8 +103,7 @@ def make_phi_safety_net(
 
     labels (Dict[str, str]): PHI label per cue class ("clinician",
         "patient", "relative", "sign_off", "arrow", "state", "city", "month",
-        "ward"); a
-        class mapped to null (or left out) is off.
+        "ward"); a class mapped to null (or left out) is off.
     max_word_zipf (float): A word at least this frequent (zipf) is ordinary:
         a name only after a strong cue, title-cased ("wife June").
     min_name_count (int): People bearing a name (Census surname plus SSA
