@@ -36,6 +36,11 @@ UNITS = (
     | frozenset(p + b for p in _SI_PREFIXES for b in _LAB_BASES)
     | frozenset(_CLINICAL_UNITS)
 )
+# Dose and measure units as all-capitals notes write them ("80 MG", "5 ML");
+# other units in capitals read as words ("DM", "HA", "NG").
+_CAPS_UNITS = frozenset(
+    unit.upper() for unit in ("mg", "mcg", "mL", "kg", "mEq", "mmol", "mmHg", "lb")
+)
 # A ratio unit: "mg/dL", "mL/kg/h" (the first part a unit; "y/o" is none).
 _RATIO_UNIT = re.compile(r"^([A-Za-zµ]{1,4})(?:/[A-Za-z0-9.²³µ]{1,5})+$")
 _FRACTION = re.compile(r"^(\d{1,2})/(\d{1,2})$")
@@ -89,10 +94,12 @@ def is_unit(text: str) -> bool:
     text (str): The token's text.
     RETURNS (bool): True for a unit.
     """
-    if text in UNITS:
+    if text in UNITS or text in _CAPS_UNITS:
         return True
     ratio = _RATIO_UNIT.match(text)
-    return ratio is not None and ratio.group(1) in UNITS
+    return ratio is not None and (
+        ratio.group(1) in UNITS or ratio.group(1) in _CAPS_UNITS
+    )
 
 
 # A room or bed ("19", "1191B", "08a") and an age ("49yF", "85") of a
@@ -131,6 +138,10 @@ def _after_room_cue(span: Span) -> bool:
     return i >= 0 and doc[i].lower_ in _ROOM_CUES
 
 
+# Routes of a drug written after its dose ("80 MG SQ", "40 mg po").
+_ROUTES = frozenset(("sq", "sc", "subq", "po", "iv", "im", "pr", "sl", "inh"))
+
+
 def is_quantity(span: Span) -> bool:
     """Whether a span is a number with its unit ("20 lb", "148 mg/dL").
 
@@ -138,10 +149,12 @@ def is_quantity(span: Span) -> bool:
 
     span (Span): The entity.
     RETURNS (bool): True if the span holds a number, nothing but numbers and
-        units, and a unit ends it or follows it, and no room cue is before
-        it ("RM 8g").
+        units (and a drug's route after them), and a unit ends it or follows
+        it, and no room cue is before it ("RM 8g").
     """
     words = [t for t in span if not t.is_punct]
+    if len(words) > 2 and words[-1].lower_ in _ROUTES and is_unit(words[-2].text):
+        words = words[:-1]  # a dose and its route: "80 MG SQ"
     if not words or not words[0].like_num or _ROOM_CODE.search(span.text):
         return False
     if not all(t.like_num or is_unit(t.text) for t in words):

@@ -372,6 +372,10 @@ SHAPES = {
         ("Isolation in RM 8g today.", "8g", "STREET", True),  # a room, not grams
         ("Moved to room # 12 L.", "12 L", "STREET", True),
         ("Gave 2 L of fluid.", "2 L", "STREET", False),
+        # An all-capitals note's dose, with its route.
+        ("ENOXAPARIN 80 MG SQ BID", "80 MG SQ", "STREET", False),
+        ("HEPARIN 5 ML IV NOW", "5 ML", "STREET", False),
+        ("Lives at 80 Mill Sq today.", "80 Mill Sq", "STREET", True),
         # Laboratory units with SI prefixes, alone or in a ratio.
         ("Troponin 35 ng/L, repeat at 6 h.", "35 ng/L", "DOCTOR", False),
         ("Ferritin 410 pg/mL today.", "410 pg/mL", "STREET", False),
