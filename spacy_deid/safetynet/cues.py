@@ -86,7 +86,7 @@ CLINICIAN_CUES: Tuple[str, ...] = (
 )
 # After a name: "Feliciano, MD". Upper case only ("to DO list" aside).
 POST_NOMINALS: Tuple[str, ...] = ("MD", "DO", "RN", "NP", "PA")
-# A pager number in brackets after a clinician's name ("okafor (pgr 4471)",
+# A pager number in brackets after a clinician's name ("castellanos (pgr 3-2210)",
 # as train's sign-outs write it), in lower case.
 PAGER_WORDS: Tuple[str, ...] = ("pgr", "pager")
 PATIENT_TITLES: Tuple[str, ...] = ("mr", "mrs", "ms", "miss")

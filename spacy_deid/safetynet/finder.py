@@ -347,7 +347,7 @@ def _ends_line(words: DocWords, end: int) -> bool:
 
 def before_post_nominals(words: DocWords, reader: NameReader) -> List[Candidate]:
     """Names before an upper-case post-nominal ("O. Brandwijk, MD") or a
-    pager number in brackets ("okafor (pgr 4471)")."""
+    pager number in brackets ("castellanos (pgr 3-2210)")."""
     found = []
     for position, word in enumerate(words.words):
         if word.newline_before:
