@@ -35,7 +35,7 @@ _MODALS = frozenset(
     {"will", "can", "may", "could", "would", "should", "must", "might", "shall"}
 )
 _MODAL_NAME_MIN_BEARERS = 10_000
-# Initials with periods as one token ("J.D.", "K.L.M."); as letters alone,
+# Initials with periods as one token ("J.D.", "R.W.T."); as letters alone,
 # an abbreviation at least this common ("US", "AM", "IV") is no person's.
 _INITIALS = re.compile(r"(?:[A-Z]\.){2,3}")
 _ABBREVIATION_ZIPF = 4.0

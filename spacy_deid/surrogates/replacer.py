@@ -151,7 +151,7 @@ class Originals(NamedTuple):
     """A doc's original PHI strings, lower case, that no surrogate may read as
     (a state's surrogate that is another state of the note, a shifted date
     that is another date of it) or hold as words (an organisation's surrogate
-    "Smith, Hale and Ortiz" where "Smith" is a name of the note): such a
+    "Smith, Harrowgate and Quillon" where "Smith" is a name of the note): such a
     surrogate would write an original back into the output."""
 
     texts: FrozenSet[str]
