@@ -34,7 +34,7 @@ _WORD = re.compile(r"[a-z]+")
 _PARTS = re.compile(r"[,/;]")
 _PARENS = re.compile(r"\(.*?\)")
 # Words after a phrase's head ("director of nursing", "welder and fitter").
-_LINKS = frozenset(
+LINK_WORDS = frozenset(
     {"of", "at", "in", "for", "to", "with", "on", "from", "by", "and", "or"}
 )
 
@@ -96,7 +96,7 @@ def head_words(text: str) -> List[str]:
         if words:
             heads.append(words[-1])
             pairs = zip(words[:-1], words[1:], strict=True)
-            heads.extend(w for w, nxt in pairs if nxt in _LINKS)
+            heads.extend(w for w, nxt in pairs if nxt in LINK_WORDS)
     return heads
 
 

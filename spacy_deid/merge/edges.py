@@ -12,6 +12,7 @@ from typing import AbstractSet, List, Optional, Tuple
 from spacy.tokens import Span, Token
 
 from ..knowledge import COMMON_WORD_ZIPF, lookup
+from ..knowledge.occupations import LINK_WORDS, is_occupation_word
 from ..knowledge.occupations import names_an_occupation
 
 # Clause ends the tokenizer splits off a word (an abbreviation's period stays
@@ -269,3 +270,31 @@ __all__ = [
     "sentence_pieces",
     "symbol_end",
 ]
+
+
+def job_tail_start(span: Span) -> Optional[int]:
+    """Where the lower-case words after a job title's last job word start
+    ("admitted" of "schoolteacher admitted", a tagger reading on into the
+    clause), or None: the last word is a job word, or a link word or a mark
+    follows the job word ("director of nursing", "driver, retired").
+
+    span (Span): The entity.
+    RETURNS (Optional[int]): The doc index of the tail's first token.
+    """
+    tokens = list(span)
+    jobs = [i for i, t in enumerate(tokens) if t.is_alpha and _job_word(t.text)]
+    if not jobs or jobs[-1] == len(tokens) - 1:
+        return None
+    tail = tokens[jobs[-1] + 1 :]
+    if not all(t.is_alpha and t.is_lower for t in tail) or tail[0].lower_ in LINK_WORDS:
+        return None
+    if is_occupation_word(tail[-1].text):
+        return None  # the phrase ends in a noun that names a person ("general")
+    return tail[0].i
+
+
+def _job_word(text: str) -> bool:
+    """A job title's head word or an agent noun ("schoolteacher", "welder");
+    not any noun that names a person ("mystic")."""
+    return is_occupation_word(text, person_nouns=False)
+

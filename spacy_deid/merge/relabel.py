@@ -92,7 +92,9 @@ end inside it; a country's name is a country and a city's a city
 split in two (`pair_labels`: "Lagos, Nigeria"); a post office box is an
 address (`po_box_labels`); a floor number and a compass direction is a ward
 (`ward_labels`: "5 East" tagged as a date), and a number in brackets after a
-relative's name an age (`kin_age_labels`: "Kids: Anselm (9)"); a phone or
+relative's name an age (`kin_age_labels`: "Kids: Anselm (9)"); a job title
+loses the lower-case words after its job word (`job_tail_labels`:
+"schoolteacher admitted"); a phone or
 fax number takes the label of the cue word before it (`contact_cues`); a name right after "Dr." is a clinician's
 (`titled_labels`); a job that no head word of the tables names is kept after
 a work cue (`job_cues`: "worked as a seamstress"), and a job word counts
@@ -136,7 +138,7 @@ from .not_phi import is_day_count, is_no_year, is_specialty
 from .code import code_lines
 from .cues import cue_after, cue_word, cued_label, job_cued, kin_age, phrase_before
 from .edges import arrow_pieces, clause_end_start, clause_pieces, sentence_pieces
-from .edges import bracket_pieces, symbol_end
+from .edges import bracket_pieces, job_tail_start, symbol_end
 from .places import (
     holds_place,
     holds_surname,
@@ -217,6 +219,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "ward_label": "",
     "kin_age_labels": [],
     "kin_age_cues": [],
+    "job_tail_labels": [],
     "arrow_labels": [],
     "code_line_labels": [],
     "clause_labels": [],
@@ -302,6 +305,7 @@ def make_phi_relabel(
     ward_label: str,
     kin_age_labels: List[str],
     kin_age_cues: List[str],
+    job_tail_labels: List[str],
     arrow_labels: List[str],
     code_line_labels: List[str],
     clause_labels: List[str],
@@ -424,6 +428,9 @@ def make_phi_relabel(
         before it (`kin_age_cues`; `cues.kin_age`): "Kids: Anselm (9)"
         tagged as a room.
     kin_age_cues (List[str]): The kin words ("kids", "siblings", "son").
+    job_tail_labels (List[str]): Labels of spans that lose the lower-case
+        words after their last job word (`edges.job_tail_start`):
+        "schoolteacher admitted" becomes "schoolteacher".
     arrow_labels (List[str]): Labels of spans that are cut at the arrows
         inside them (`edges.arrow_pieces`): "Lima → Cusco" tagged as one
         span becomes two.
@@ -546,6 +553,7 @@ def make_phi_relabel(
         ward_label=ward_label,
         kin_age_labels=kin_age_labels,
         kin_age_cues=kin_age_cues,
+        job_tail_labels=job_tail_labels,
         arrow_labels=arrow_labels,
         code_line_labels=code_line_labels,
         clause_labels=clause_labels,
@@ -648,6 +656,7 @@ class PhiRelabel(CfgSerializable):
             frozenset(cfg["kin_age_labels"]) if cfg["age_label"] else frozenset()
         )
         self._kin_age_cues = frozenset(cue_word(word) for word in cfg["kin_age_cues"])
+        self._job_tails = frozenset(cfg["job_tail_labels"])
         self._pairs = (
             frozenset(cfg["pair_labels"])
             if cfg["city_label"] and cfg["country_label"]
@@ -673,6 +682,7 @@ class PhiRelabel(CfgSerializable):
             self._po_boxes,
             self._wards,
             self._kin_ages,
+            self._job_tails,
             self._countries,
             self._states,
             self._dates if self._month_cues else (),
@@ -733,6 +743,7 @@ class PhiRelabel(CfgSerializable):
             ent = self._as_po_box(ent)
             ent = self._as_ward(ent)
             ent = self._as_kin_age(ent)
+            ent = self._without_job_tail(ent)
             ent = self._as_cued_contact(ent)
             ent = self._as_titled_clinician(ent)
             ent = self._as_facility(ent)
@@ -990,6 +1001,15 @@ class PhiRelabel(CfgSerializable):
         if ent.label_ in self._wards and ent.label_ != label and is_ward_span(ent):
             return _with_label(ent, label)
         return ent
+
+    def _without_job_tail(self, ent: Span) -> Span:
+        """A job title without the lower-case words after its job word."""
+        if ent.label_ not in self._job_tails:
+            return ent
+        end = job_tail_start(ent)
+        if end is None:
+            return ent
+        return _copy_attrs(ent, Span(ent.doc, ent.start, end, label=ent.label_))
 
     def _as_kin_age(self, ent: Span) -> Span:
         """A relative's age in brackets after the name, as `age_label`."""
@@ -1318,6 +1338,7 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "ward_labels",
         "kin_age_labels",
         "kin_age_cues",
+        "job_tail_labels",
         "arrow_labels",
         "code_line_labels",
         "clause_labels",

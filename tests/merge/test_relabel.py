@@ -1217,6 +1217,30 @@ def test_a_number_in_brackets_after_a_relatives_name_is_an_age():
     assert relabelled_with({**config, "age_label": ""}, text, ents[:2]) == ents[:2]
 
 
+@pytest.mark.parametrize(
+    "text,job,kept",
+    [
+        # The tagger read on from the job into the clause: the tail goes.
+        (
+            "A retired schoolteacher admitted today.",
+            "schoolteacher admitted",
+            "schoolteacher",
+        ),
+        ("Works as a welder currently.", "welder currently", "welder"),
+        # A link word, a mark, a job word or a person noun ends it: kept.
+        ("Now director of nursing there.", "director of nursing", "director of nursing"),
+        ("Was a truck driver, retired.", "truck driver, retired", "truck driver, retired"),
+        ("Ex army general now.", "army general", "army general"),
+        ("Is a crane operator.", "crane operator", "crane operator"),
+    ],
+)
+def test_a_job_title_loses_the_words_read_on_after_it(text, job, kept):
+    config = {"job_tail_labels": ["PROFESSION"]}
+    found = relabelled_with(config, text, [(job, "PROFESSION")])
+    assert found == [(kept, "PROFESSION")]
+    assert relabelled_with({}, text, [(job, "PROFESSION")]) == [(job, "PROFESSION")]
+
+
 def test_spans_are_cut_at_the_arrows_inside_them():
     config = {**PAIRS, "arrow_labels": ["PATIENT", "DOCTOR"]}
     text = "2. Cusco, Peru → Tarapoto → trek. Sign-out: wexler -> brenn."
