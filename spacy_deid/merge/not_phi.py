@@ -8,7 +8,7 @@ credential off the end of a name span ("Oriel Vantongeren, CNM").
 """
 
 import re
-from typing import Callable, Optional
+from typing import Callable, List, Optional
 
 from spacy.lang.char_classes import LIST_UNITS
 from spacy.tokens import Doc, Span, Token
@@ -417,8 +417,9 @@ _SPECIALTY_JOINERS = frozenset(("and", "&", "/", "-", ",", "of", "the"))
 
 
 def is_specialty(span: Span) -> bool:
-    """Whether a span names a clinical specialty: its last word is a branch of
-    medicine (`knowledge.specialties`), and every other word is one too, a
+    """Whether a span names a clinical specialty: the last word of it or of a
+    part before a joiner is a branch of medicine (`knowledge.specialties`:
+    "Geriatric Medicine & Wellness"), and every other word is one too, a
     joiner, or an English word that is no name and no place, or mostly used
     as a word ("Vascular Surgery", "Obstetrics/Gynecology", "pediatric
     cardiology"). A name, a place or a facility's head word keeps it:
@@ -430,9 +431,20 @@ def is_specialty(span: Span) -> bool:
     words = [t for t in span if not t.is_space and t.lower_ not in _SPECIALTY_JOINERS]
     if not words or not all(t.is_alpha for t in words):
         return False
-    if not is_specialty_word(words[-1].text):
+    if not any(is_specialty_word(t.text) for t in _part_ends(span)):
         return False
     return all(is_specialty_word(t.text) or _plain_modifier(t.text) for t in words)
+
+
+def _part_ends(span: Span) -> List[Token]:
+    """The last word of each part of a span between joiners ("Medicine" and
+    "Wellness" of "Geriatric Medicine & Wellness")."""
+    ends: List[Token] = []
+    for token, nxt in zip(span, [*span[1:], None], strict=True):
+        joined = nxt is None or nxt.lower_ in _SPECIALTY_JOINERS
+        if joined and token.lower_ not in _SPECIALTY_JOINERS and not token.is_space:
+            ends.append(token)
+    return ends
 
 
 def _plain_modifier(word: str) -> bool:

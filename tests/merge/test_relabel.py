@@ -1641,6 +1641,11 @@ def test_an_eponym_is_no_person(text, surface, label, kept):
          "DEPARTMENT", "specialty_labels", True),
         ("Seen on Fenwick 4 Surgery ward.", "Fenwick 4 Surgery", "DEPARTMENT",
          "specialty_labels", True),
+        # A branch of medicine ends a part before a joiner, not the span.
+        ("Ana Ruiz, MD - Geriatric Medicine & Wellness", "Geriatric Medicine "
+         "& Wellness", "HOSPITAL", "specialty_labels", False),
+        ("Seen at Brookfield Pediatrics & Rehab.", "Brookfield Pediatrics & Rehab",
+         "HOSPITAL", "specialty_labels", True),
     ],
 )
 def test_scores_ordinals_list_numbers_and_specialties_are_no_phi(
