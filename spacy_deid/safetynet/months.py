@@ -1,5 +1,5 @@
 """Months that `phi_safety_net` adds where no detector found them: a month's
-full name in title case standing free ("before the June swim season").
+full name in title case standing free ("before the October trip").
 
 A month's name is a date wherever it stands in a note, except "May" (the
 modal verb), and except where a title-case word or an initial follows it on

@@ -76,7 +76,7 @@ def ents(doc):
         ("Seen today.\nWill is a retired welder.", [("Will", "PATIENT")]),
         ("Family met. May would like to go home.", [("May", "PATIENT")]),
         # Initials that open a sentence before such a word.
-        ("Images reviewed; R.W. agrees with plan.", [("R.W.", "PATIENT")]),
+        ("Labs drawn. R.W. reports less pain.", [("R.W.", "PATIENT")]),
         # A nickname is a strong cue: ordinary words that are names count.
         (
             "Mr. Marchbanks (nickname Buddy) at bedside",

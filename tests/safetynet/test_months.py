@@ -31,7 +31,7 @@ def test_finds_month_names_standing_free(nlp, text, expected):
     "text",
     [
         # The modal verb, lower case, a first name before a surname or initial.
-        "May return to work next week.",
+        "May resume work next week.",
         "recheck in october.",
         "Visited by July Okonkwo today.",
         "Signed: April B. Vantreese",
