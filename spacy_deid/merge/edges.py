@@ -261,17 +261,6 @@ def _abbreviation(token: Token) -> bool:
     return token.text.lower() in _NAME_ABBREVIATIONS
 
 
-__all__ = [
-    "ARROWS",
-    "arrow_pieces",
-    "clause_end_start",
-    "clause_pieces",
-    "common_word_marker",
-    "sentence_pieces",
-    "symbol_end",
-]
-
-
 def job_tail_start(span: Span) -> Optional[int]:
     """Where the lower-case words after a job title's last job word start
     ("admitted" of "schoolteacher admitted", a tagger reading on into the
@@ -298,3 +287,14 @@ def _job_word(text: str) -> bool:
     not any noun that names a person ("mystic")."""
     return is_occupation_word(text, person_nouns=False)
 
+
+__all__ = [
+    "ARROWS",
+    "arrow_pieces",
+    "clause_end_start",
+    "clause_pieces",
+    "job_tail_start",
+    "common_word_marker",
+    "sentence_pieces",
+    "symbol_end",
+]
