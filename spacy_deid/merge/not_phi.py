@@ -36,9 +36,9 @@ UNITS = (
     | frozenset(p + b for p in _SI_PREFIXES for b in _LAB_BASES)
     | frozenset(_CLINICAL_UNITS)
 )
-# Dose and measure units as all-capitals notes write them ("80 MG", "5 ML");
-# other units in capitals read as words ("DM", "HA", "NG").
-_CAPS_UNITS = frozenset(
+# Units, and dose and measure units as all-capitals notes write them ("80
+# MG", "5 ML"); other units in capitals read as words ("DM", "HA", "NG").
+_UNITS_AND_CAPS = UNITS | frozenset(
     unit.upper() for unit in ("mg", "mcg", "mL", "kg", "mEq", "mmol", "mmHg", "lb")
 )
 # A ratio unit: "mg/dL", "mL/kg/h" (the first part a unit; "y/o" is none).
@@ -94,12 +94,10 @@ def is_unit(text: str) -> bool:
     text (str): The token's text.
     RETURNS (bool): True for a unit.
     """
-    if text in UNITS or text in _CAPS_UNITS:
+    if text in _UNITS_AND_CAPS:
         return True
     ratio = _RATIO_UNIT.match(text)
-    return ratio is not None and (
-        ratio.group(1) in UNITS or ratio.group(1) in _CAPS_UNITS
-    )
+    return ratio is not None and ratio.group(1) in _UNITS_AND_CAPS
 
 
 # A room or bed ("19", "1191B", "08a") and an age ("49yF", "85") of a

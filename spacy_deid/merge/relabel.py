@@ -94,8 +94,8 @@ address (`po_box_labels`); a floor number and a compass direction is a ward
 (`ward_labels`: "5 East" tagged as a date), and a number in brackets after a
 relative's name an age (`kin_age_labels`: "Kids: Anselm (9)"); a job title
 loses the lower-case words after its job word (`job_tail_labels`:
-"schoolteacher admitted"); a phone or
-fax number takes the label of the cue word before it (`contact_cues`); a name right after "Dr." is a clinician's
+"schoolteacher admitted"); a phone or fax number takes the label of the cue
+word before it (`contact_cues`); a name right after "Dr." is a clinician's
 (`titled_labels`); a job that no head word of the tables names is kept after
 a work cue (`job_cues`: "worked as a seamstress"), and a job word counts
 only at a head of the phrase (`job_heads`); a clinic or practice named for a
@@ -1006,10 +1006,7 @@ class PhiRelabel(CfgSerializable):
         """A job title without the lower-case words after its job word."""
         if ent.label_ not in self._job_tails:
             return ent
-        end = job_tail_start(ent)
-        if end is None:
-            return ent
-        return _copy_attrs(ent, Span(ent.doc, ent.start, end, label=ent.label_))
+        return _ending_at(ent, job_tail_start(ent))
 
     def _as_kin_age(self, ent: Span) -> Span:
         """A relative's age in brackets after the name, as `age_label`."""
@@ -1062,19 +1059,13 @@ class PhiRelabel(CfgSerializable):
         """A span without its trailing symbols."""
         if ent.label_ not in self._edges:
             return ent
-        end = symbol_end(ent)
-        if end == ent.end:
-            return ent
-        return _copy_attrs(ent, Span(ent.doc, ent.start, end, label=ent.label_))
+        return _ending_at(ent, symbol_end(ent))
 
     def _without_credentials(self, ent: Span) -> Span:
         """A person's name span without its trailing ", CNM"."""
         if ent.label_ not in self._persons:
             return ent
-        comma = credential_start(ent)
-        if comma is None:
-            return ent
-        return _copy_attrs(ent, Span(ent.doc, ent.start, comma, label=ent.label_))
+        return _ending_at(ent, credential_start(ent))
 
     def _relabel(self, ent: Span) -> List[Span]:
         cfg = self.cfg
@@ -1445,6 +1436,14 @@ def _without_spaces(span: Span) -> Optional[Span]:
     if (start, end) == (span.start, span.end):
         return span
     return _copy_attrs(span, Span(span.doc, start, end, label=span.label_))
+
+
+def _ending_at(ent: Span, end: Optional[int]) -> Span:
+    """The entity cut to end at the doc index `end`, with its attributes; the
+    entity itself where `end` is None or its own end."""
+    if end is None or end == ent.end:
+        return ent
+    return _copy_attrs(ent, Span(ent.doc, ent.start, end, label=ent.label_))
 
 
 def _with_label(ent: Span, label: str) -> Span:

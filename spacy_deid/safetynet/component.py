@@ -43,7 +43,7 @@ from .cues import ARROW, CITY, CLINICIAN, CUE_CLASSES, PATIENT, RELATIVE
 from .cues import MONTH, SIGN_OFF, STATE, WARD
 from .cues import CueIndex, default_cues
 from .finder import NameReader, after_cues, around_arrows, before_post_nominals
-from .finder import initials_before_verbs, modal_names
+from .finder import sentence_subjects
 from .guard import NameGuard
 from .months import find_months
 from .places import find_places
@@ -265,8 +265,7 @@ class PhiSafetyNet(CfgSerializable, Pipe):
         if CLINICIAN in labels:
             found += before_post_nominals(words, reader)
         if PATIENT in labels:
-            found += modal_names(words, reader)
-            found += initials_before_verbs(words, reader)
+            found += sentence_subjects(words, reader)
         if ARROW in labels:
             found += around_arrows(words, reader)
         places = [kind for kind in (STATE, CITY) if kind in labels]

@@ -249,42 +249,42 @@ def _name_before_modal(
     return position, after
 
 
-def modal_names(words: DocWords, reader: NameReader) -> List[Candidate]:
-    """A modal verb that is a frequent given name, title case, opening a
-    sentence or line before a word no modal verb takes ("Will is a retired
-    teacher", "May would like"): a name (`PATIENT` class)."""
+def sentence_subjects(words: DocWords, reader: NameReader) -> List[Candidate]:
+    """Names that grammar gives away at a sentence's or line's start, before a
+    word no modal verb takes (a verb's third-person or past form, another
+    modal): a modal that is a frequent given name, in title case ("Will is a
+    retired teacher", "May would like"), and a person's initials with
+    periods ("J.D. is a 83 yo"), both as train's notes write them; a name
+    (`PATIENT` class). Credentials and common abbreviations ("M.D.", "U.S.",
+    "A.M.") are left alone."""
     found: List[Candidate] = []
     for position in range(len(words) - 1):
         word, nxt = words.words[position], words.words[position + 1]
-        if not (word.text.istitle() and word.text.lower() in _MODALS):
+        if nxt.text not in _NOT_AFTER_MODAL or nxt.newline_before:
             continue
-        if not _opens_sentence(words, position) or nxt.newline_before:
+        if not (_modal_name(word.text) or _initials(word.text)):
             continue
-        if nxt.text not in _NOT_AFTER_MODAL or not reader.free(position):
-            continue
-        if lookup(word.text).given_count >= _MODAL_NAME_MIN_BEARERS:
+        if _opens_sentence(words, position) and reader.free(position):
             found.append((position, position + 1, PATIENT))
     return found
 
 
-def initials_before_verbs(words: DocWords, reader: NameReader) -> List[Candidate]:
-    """A person's initials with periods ("J.D."), opening a sentence before
-    a verb's third-person or past form or a modal ("J.D. is a 83 yo", as
-    train's notes write it): a name (`PATIENT` class). Credentials and
-    common abbreviations ("M.D.", "U.S.", "A.M.") are left alone."""
-    found: List[Candidate] = []
-    for position in range(len(words) - 1):
-        word, nxt = words.words[position], words.words[position + 1]
-        if not _INITIALS.fullmatch(word.text) or nxt.newline_before:
-            continue
-        if nxt.text not in _NOT_AFTER_MODAL or not _opens_sentence(words, position):
-            continue
-        letters = word.text.replace(".", "")
-        if is_credential(letters) or lookup(letters).word_zipf >= _ABBREVIATION_ZIPF:
-            continue
-        if reader.free(position):
-            found.append((position, position + 1, PATIENT))
-    return found
+def _modal_name(text: str) -> bool:
+    """A modal verb in title case that enough people bear as a given name."""
+    return (
+        text.istitle()
+        and text.lower() in _MODALS
+        and lookup(text).given_count >= _MODAL_NAME_MIN_BEARERS
+    )
+
+
+def _initials(text: str) -> bool:
+    """A person's initials with periods: no credential, and as letters no
+    common abbreviation ("U.S.", "A.M.")."""
+    if not _INITIALS.fullmatch(text):
+        return False
+    letters = text.replace(".", "")
+    return not is_credential(letters) and lookup(letters).word_zipf < _ABBREVIATION_ZIPF
 
 
 def _opens_sentence(words: DocWords, position: int) -> bool:

@@ -121,8 +121,8 @@ def shift_date_text(
         more than a date ("okoro 3/4" of a bed list).
     avoid (FrozenSet[str]): The doc's original date strings (`date_strings`):
         when a shifted date reads as one of them or holds one as a word or
-        number, the span is moved a few days (then a month or two, then a year
-        or two) further in the shift's direction, so that no
+        number, the span is moved a few days (then one to four months, then a
+        year or two) further in the shift's direction, so that no
         original date string comes back; if every try reads as one, the
         plain shift.
     RETURNS (Optional[str]): The shifted text, or None if no date expression
