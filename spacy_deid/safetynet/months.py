@@ -3,7 +3,7 @@ full name in title case standing free ("before the October trip").
 
 A month's name is a date wherever it stands in a note, except "May" (the
 modal verb), and except where a title-case word or an initial follows it on
-its line ("June Kim", "April B. Ross": a first name). The net runs after the
+its line ("July Kim", "July B. Ross": a first name). The net runs after the
 detectors, so a first name they found is never taken for a month; a name
 that a cue class finds on the same words wins (`CUE_CLASSES` order). On
 8,000 generated train notes, every capitalised month name lies in a gold

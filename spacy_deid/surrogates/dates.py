@@ -64,7 +64,7 @@ _BUMPS = (0, 31, 92, 366, 731)
 # Extra days tried, in the shift's direction and for the whole span, when a
 # shifted date reads as one of the doc's original dates ("2067" shifted a year
 # back reads "2066", written elsewhere in the note), or holds one as a word or
-# number ("June 4" where "June" alone was a date, "3/14" where "14" was a
+# number ("October 4" where "October" alone was a date, "3/14" where "14" was a
 # bed): a shifted string must not bring an original back. A few days first,
 # then one to four months for month names, then a year or two for years.
 _NUDGES = (1, 2, 3, 4, 5, 6, 31, 62, 92, 123, 366, 731)
@@ -188,7 +188,7 @@ def _render_all(items: List[_Found], shift_days: int) -> Optional[List[str]]:
 
 def _reads_as_any(items: List[_Found], dates: List[str], avoid: FrozenSet[str]) -> bool:
     """Whether a shifted expression reads as one of the `avoid` strings or
-    holds one as a word or a number ("June 4", "8/17/2079" where "June" and
+    holds one as a word or a number ("October 4", "8/17/2079" where "October" and
     "2079" were dates alone, "3/14" where "14" was a bed), or a shifted range
     lost its span ("2065-2065")."""
     for item, new in zip(items, dates, strict=True):

@@ -34,7 +34,7 @@ def test_finds_month_names_standing_free(nlp, text, expected):
         "May resume work next week.",
         "recheck in october.",
         "Visited by July Okonkwo today.",
-        "Signed: April B. Vantreese",
+        "Signed: July B. Vantreese",
         "JUNE CLINIC LIST",
     ],
 )
@@ -44,17 +44,17 @@ def test_leaves_modals_lower_case_and_first_names(nlp, text):
 
 def test_a_name_cue_wins_over_the_month():
     nlp = make_nlp(labels={**MONTHS, "relative": "PATIENT"})
-    assert ents(nlp("Lives with wife April.")) == [
-        ("April", "PATIENT", "safety_net:relative")
+    assert ents(nlp("Lives with wife July.")) == [
+        ("July", "PATIENT", "safety_net:relative")
     ]
 
 
 def test_months_are_off_by_default_and_never_cover_entities():
     assert make_nlp(labels=NAMES_OFF)("Quit before the October trip.").ents == ()
     nlp = make_nlp(labels=MONTHS)
-    doc = nlp.make_doc("Seen with June; back in November.")
+    doc = nlp.make_doc("Seen with July; back in November.")
     doc.ents = [Span(doc, 2, 3, label="PATIENT")]
     assert [(e.text, e.label_) for e in nlp.get_pipe("phi_safety_net")(doc).ents] == [
-        ("June", "PATIENT"),
+        ("July", "PATIENT"),
         ("November", "DATE"),
     ]
