@@ -41,14 +41,27 @@ LINK_WORDS = frozenset(
 
 @lru_cache(maxsize=1)
 def occupation_heads() -> FrozenSet[str]:
-    """The head words of Faker's job titles ("Librarian, public" -> "librarian")."""
+    """The head words of Faker's job titles ("Librarian, public" -> "librarian"),
+    less the fragments (`is_fragment`)."""
     heads = set()
     for title in set(_Jobs.jobs) | set(_UsJobs.jobs):
         head = re.sub(r"\(.*?\)", "", title.split(",")[0]).lower()
         words = _WORD.findall(head)
         if words:
             heads.add(words[-1])
-    return frozenset(heads)
+    singles = {title.lower() for title in set(_Jobs.jobs) | set(_UsJobs.jobs)}
+    return frozenset(h for h in heads if not (h in singles and is_fragment(h)))
+
+
+def is_fragment(word: str) -> bool:
+    """Whether a one-word job title is a piece of a longer one ("Make" of
+    "make-up artist", "Land", "Copy" as in "Publishing copy"): a frequent word
+    that names no person in WordNet and has no agent ending. As a head it
+    would make "teamwork makes" a job."""
+    kind = load("nouns").get(word)
+    if word.endswith(AGENT_ENDINGS) or kind in ("person", "relation"):
+        return False
+    return lookup(word).word_zipf >= AGENT_MAX_ZIPF
 
 
 def is_occupation_word(word: str, person_nouns: bool = True) -> bool:

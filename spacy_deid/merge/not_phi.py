@@ -21,6 +21,7 @@ from ..rules.lexicons.clinical import EPONYM_HEADS, before_eponym_head
 from ..rules.patterns.dates import HOLIDAY_WORDS
 from ..rules.validators import MAX_YEAR, MIN_BARE_YEAR
 from ..text.datenames import MONTH_ABBRS, MONTHS, WEEKDAY_ABBRS, WEEKDAYS
+from ..text.modals import MODALS, takes_base_form
 
 # spaCy's units of measure (km, mg, lb, ...) and the clinical ones it lacks:
 # the laboratory's base units with their SI prefixes ("pg", "nmol", "mIU",
@@ -407,6 +408,35 @@ def is_day_count(span: Span) -> bool:
         return words[0].lower_ in _DAY_COUNTERS
     before = _word_before(span.doc, span.start)
     return before is not None and before.lower_ in _DAY_COUNTERS
+
+
+# Marks after which a word opens a sentence, a clause or a list item.
+_OPENING_MARKS = frozenset((".", "!", "?", ";", ":", "-", "*", "•", ")"))
+
+
+def is_modal_verb(span: Span) -> bool:
+    """Whether a span is a modal verb in title case that opens a sentence or a
+    line before a verb's base form ("Will schedule via portal", "May
+    shower"), not a name ("Will is", "Will and his wife").
+
+    span (Span): The entity.
+    RETURNS (bool): True for such a modal.
+    """
+    if len(span) != 1 or not span[0].is_title or span[0].lower_ not in MODALS:
+        return False
+    doc = span.doc
+    if span.end >= len(doc) or not _opens_clause(doc, span.start):
+        return False
+    # The next word on the same line: a line break is a token of its own.
+    return bool(span[0].whitespace_) and takes_base_form(doc[span.end].text)
+
+
+def _opens_clause(doc: Doc, i: int) -> bool:
+    """Whether token `i` starts the text, a line, or follows an opening mark."""
+    before = doc[i - 1] if i > 0 else None
+    if before is None or "\n" in before.text or "\n" in before.whitespace_:
+        return True
+    return before.text in _OPENING_MARKS
 
 
 # Words that join the parts of a specialty's name ("Obstetrics and

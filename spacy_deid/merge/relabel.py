@@ -72,7 +72,9 @@ preposition before it (`ordinal_labels`: "3rd IV", "9th grade"), a list
 item's number at its line's start (`list_number_labels`: "1." of "1. Lagos"),
 a clinical specialty's name (`specialty_labels`: "(Vascular Surgery)"), four
 digits that are no year (`no_year_labels`: "over at 2330"), a day counter
-(`day_count_labels`: "POD 3", "DOL 9"), and a lone credential after a
+(`day_count_labels`: "POD 3", "DOL 9"), a modal verb that opens a sentence
+before a verb's base form (`modal_labels`: "Will schedule", not "Will is"),
+and a lone credential after a
 person's name, a comma and maybe other credentials ("MA" in "Ana Ruiz, MA" and "CCM" in "Ana
 Ruiz, RN, CCM", not "MA" in "Salem, MA"); a name span of `person_labels` loses
 its trailing ", CNM". Before all that, a span of `credentialed_labels` that a
@@ -134,7 +136,7 @@ from .not_phi import is_gestational_age, is_non_date_fraction, is_quantity
 from .not_phi import in_code, is_duration, is_nameless_word, is_title_after_name
 from .not_phi import in_cased_clause, is_nameless_phrase, is_plain_word
 from .not_phi import is_bare_ordinal, is_list_number, is_no_date, is_score
-from .not_phi import is_day_count, is_no_year, is_specialty
+from .not_phi import is_day_count, is_modal_verb, is_no_year, is_specialty
 from .code import code_lines
 from .cues import cue_after, cue_word, cued_label, job_cued, kin_age, phrase_before
 from .edges import arrow_pieces, clause_end_start, clause_pieces, sentence_pieces
@@ -169,6 +171,7 @@ _SHAPES: Dict[str, Callable[[Span], bool]] = {
     "specialty_labels": is_specialty,
     "no_year_labels": is_no_year,
     "day_count_labels": is_day_count,
+    "modal_labels": is_modal_verb,
 }
 _CUE_WINDOW = 3
 
@@ -245,6 +248,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "no_year_labels": [],
     "day_count_labels": [],
     "cued_job_labels": [],
+    "modal_labels": [],
 }
 
 
@@ -331,6 +335,7 @@ def make_phi_relabel(
     no_year_labels: List[str],
     day_count_labels: List[str],
     cued_job_labels: List[str],
+    modal_labels: List[str],
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -504,6 +509,9 @@ def make_phi_relabel(
     cued_job_labels (List[str]): Labels whose one-word spans after a work
         cue (`job_cues`, four words at most before it) that can head a job
         title take `job_label` ("occupation - tailor" tagged as a person).
+    modal_labels (List[str]): Labels whose spans that are a modal verb opening
+        a sentence before a verb's base form are no PHI
+        (`not_phi.is_modal_verb`: "Will schedule", not "Will is").
     """
     return PhiRelabel(
         name,
@@ -579,6 +587,7 @@ def make_phi_relabel(
         no_year_labels=no_year_labels,
         day_count_labels=day_count_labels,
         cued_job_labels=cued_job_labels,
+        modal_labels=modal_labels,
     )
 
 

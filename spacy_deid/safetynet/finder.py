@@ -11,6 +11,7 @@ from typing import List, Optional, Sequence, Tuple
 
 from ..knowledge import lookup
 from ..knowledge.credentials import is_credential
+from ..text.modals import MODALS, NOT_AFTER_MODAL
 from .cues import ARROW, ARROWS, CLINICIAN, CLINICIAN_TITLES, PAGER_WORDS, POST_NOMINALS
 from .cues import LINE_START, PATIENT, RELATIVE, SIGN_OFF, CueIndex, pieces
 from .guard import NameGuard, is_initial
@@ -31,28 +32,11 @@ _ENDS_SIGN_OFF = frozenset({".", ",", "!", ")"})
 _LIST = frozenset({",", "and", "&"})
 # Two modal verbs in a row are no English: in "brother will can drive", the
 # first is a name, if that many people bear it as a given name.
-_MODALS = frozenset(
-    {"will", "can", "may", "could", "would", "should", "must", "might", "shall"}
-)
 _MODAL_NAME_MIN_BEARERS = 10_000
 # Initials with periods as one token ("J.D.", "R.W.T."); as letters alone,
 # an abbreviation at least this common ("US", "AM", "IV") is no person's.
 _INITIALS = re.compile(r"(?:[A-Z]\.){2,3}")
 _ABBREVIATION_ZIPF = 4.0
-# Words that never follow a modal verb: other verbs' third-person and past
-# forms, as train's notes write them after a sentence-opening name ("Will is
-# a retired teacher", "Will wondered whether"); the modal is followed by a
-# verb's base form ("Will follow up", "May resume").
-_NOT_AFTER_MODAL = frozenset(
-    {
-        "is", "was", "has", "had", "does", "did", "says", "said", "wants",
-        "wanted", "prefers", "preferred", "wonders", "wondered", "asks",
-        "asked", "feels", "felt", "agrees", "agreed", "reports", "reported",
-        "states", "stated", "denies", "denied", "lives", "lived", "works",
-        "worked", "knows", "knew", "thinks", "thought", "understands",
-        "understood", "likes", "liked", "needs", "needed", "remains",
-    }
-) | _MODALS  # fmt: skip
 
 
 class NameReader:
@@ -242,7 +226,7 @@ def _name_before_modal(
     if after >= len(words) or not reader.free(position):
         return None
     text, nxt = words.words[position].text, words.words[after]
-    if text.lower() not in _MODALS or nxt.text.lower() not in _MODALS:
+    if text.lower() not in MODALS or nxt.text.lower() not in MODALS:
         return None
     if nxt.newline_before or lookup(text).given_count < _MODAL_NAME_MIN_BEARERS:
         return None
@@ -260,7 +244,7 @@ def sentence_subjects(words: DocWords, reader: NameReader) -> List[Candidate]:
     found: List[Candidate] = []
     for position in range(len(words) - 1):
         word, nxt = words.words[position], words.words[position + 1]
-        if nxt.text not in _NOT_AFTER_MODAL or nxt.newline_before:
+        if nxt.text not in NOT_AFTER_MODAL or nxt.newline_before:
             continue
         if not (_modal_name(word.text) or _initials(word.text)):
             continue
@@ -273,7 +257,7 @@ def _modal_name(text: str) -> bool:
     """A modal verb in title case that enough people bear as a given name."""
     return (
         text.istitle()
-        and text.lower() in _MODALS
+        and text.lower() in MODALS
         and lookup(text).given_count >= _MODAL_NAME_MIN_BEARERS
     )
 

@@ -5,6 +5,7 @@ import pytest
 from spacy_deid.knowledge.occupations import (
     head_words,
     heads_an_occupation,
+    is_fragment,
     is_occupation_word,
     names_an_occupation,
     occupation_heads,
@@ -16,6 +17,17 @@ def test_heads_come_from_job_titles():
     assert len(heads) > 100
     assert {"librarian", "nurse", "engineer"} <= heads
     assert "public" not in heads  # "Librarian, public": the head is the noun
+
+
+def test_fragments_of_job_titles_head_none():
+    # Faker lists "Make" and "Land" as titles (pieces of longer ones).
+    heads = occupation_heads()
+    assert not {"make", "land", "copy"} & heads
+    assert is_fragment("make") and is_fragment("land")
+    assert not is_fragment("operator")  # an agent noun
+    assert not is_fragment("nurse") and not is_fragment("barista")
+    assert not names_an_occupation("Good teamwork makes")
+    assert names_an_occupation("crane operator")
 
 
 @pytest.mark.parametrize(

@@ -1676,6 +1676,35 @@ def test_times_and_day_counters_are_no_dates(text, surface, label, setting, kept
     check_shape_setting(text, surface, label, setting, kept)
 
 
+@pytest.mark.parametrize(
+    "text,surface,label,kept",
+    [
+        # A modal verb that opens a sentence, a line or a field, before a
+        # verb's base form.
+        ("Will schedule via portal.", "Will", "PATIENT", False),
+        ("Plan: Will recheck BMP in am.", "Will", "DOCTOR", False),
+        ("Afebrile. May shower tomorrow.", "May", "PATIENT", False),
+        ("- Will f/u with PCP", "Will", "PATIENT", False),
+        ("Stable.\nWill discuss with team.", "Will", "DOCTOR", False),
+        # A name: a third-person or past form, a link word, an adjective.
+        ("Will is a retired welder.", "Will", "PATIENT", True),
+        ("Will wondered about rehab.", "Will", "PATIENT", True),
+        ("Will called back.", "Will", "PATIENT", True),
+        ("Will and his wife visited.", "Will", "PATIENT", True),
+        ("Will aware of plan.", "Will", "PATIENT", True),
+        ("Will prefers mornings.", "Will", "PATIENT", True),
+        # Not at a sentence's start, or not a verb after it.
+        ("Son Will schedule unclear.", "Will", "PATIENT", True),
+        ("Will, the son, called.", "Will", "PATIENT", True),
+        ("Will Quillon called.", "Will", "PATIENT", True),
+        ("Will\nschedule", "Will", "PATIENT", True),
+        ("Grant schedule reviewed.", "Grant", "PATIENT", True),  # no modal
+    ],
+)
+def test_a_modal_verb_before_a_base_form_is_no_name(text, surface, label, kept):
+    check_shape_setting(text, surface, label, "modal_labels", kept)
+
+
 def test_four_digits_that_are_no_clock_time_stay():
     # The end of an SSN or a pager number that the tagger called a date.
     for text, digits in (("SS ends 0297.", "0297"), ("Pager 1088 now", "1088")):
