@@ -89,6 +89,14 @@ def _names_someone(word: str, person_nouns: bool) -> bool:
     return names is not None or lookup(word).word_zipf < AGENT_MAX_ZIPF
 
 
+def is_known_job(word: str) -> bool:
+    """Whether a job-title head or WordNet knows a word as a noun that names
+    someone or something, rather than guessing from its ending: "-er" of a
+    word no table knows is as likely a rare surname ("Redifer")."""
+    word = word.lower()
+    return word in occupation_heads() or load("nouns").get(word) is not None
+
+
 def names_an_occupation(text: str) -> bool:
     """Whether a phrase names a job: any word heads a job title or is an agent
     noun that is no thing, or a head word names a person ("retired chef")."""

@@ -15,7 +15,7 @@ from spacy.tokens import Doc, Span, Token
 
 from ..knowledge import COMMON_WORD_ZIPF, fold, load, lookup
 from ..knowledge.credentials import is_credential
-from ..knowledge.occupations import is_occupation_word
+from ..knowledge.occupations import is_known_job, is_occupation_word
 from ..knowledge.specialties import is_specialty_word
 from ..rules.lexicons.clinical import EPONYM_HEADS, before_eponym_head
 from ..rules.patterns.dates import HOLIDAY_WORDS
@@ -110,7 +110,8 @@ _ENTRY_AGE = re.compile(r"\d{1,3}(?:yo?|y/o)?[FMfm]?")
 def is_list_entry(span: Span) -> bool:
     """Whether a span is the name of a sign-out list entry: a room or an age
     in brackets after it ("laws (19)", "palm (1191B)", "waters (85yo M)"), or
-    a bed number before it and an age after it ("952 pool 27yo F")."""
+    a bed number before it, maybe with a colon, and an age after it ("952
+    pool 27yo F", "bed 23: pool 94ym")."""
     doc = span.doc
     end = span.end
     if end + 1 < len(doc) and doc[end].text == "(":
@@ -118,6 +119,8 @@ def is_list_entry(span: Span) -> bool:
         return bool(_ENTRY_ROOM.fullmatch(after) or _ENTRY_AGE.fullmatch(after))
     before = span.start - 1
     while before >= 0 and doc[before].is_space:
+        before -= 1
+    if before > 0 and doc[before].text == ":":
         before -= 1
     if before < 0 or not _ENTRY_ROOM.fullmatch(doc[before].text):
         return False
@@ -410,6 +413,19 @@ def is_day_count(span: Span) -> bool:
     return before is not None and before.lower_ in _DAY_COUNTERS
 
 
+# A token of letters and digits this long is a code ("48XWYGA1EDBTLV232").
+_MIN_CODE_LENGTH = 5
+
+
+def holds_code(span: Span) -> bool:
+    """Whether a span holds a code: a token of at least five characters with a
+    digit in it and no other characters than letters and digits ("plate
+    48XWYGA1EDBTLV232")."""
+    return any(
+        len(t) >= _MIN_CODE_LENGTH and t.text.isalnum() and not t.is_alpha for t in span
+    )
+
+
 # Marks after which a word opens a sentence, a clause or a list item.
 _OPENING_MARKS = frozenset((".", "!", "?", ";", ":", "-", "*", "•", ")"))
 
@@ -581,6 +597,8 @@ def is_drug_word(span: Span, min_name_count: int) -> bool:
     k = lookup(words[0].text)
     if not k.is_drug or (k.is_common_word and k.word_zipf >= _EVERYDAY_ZIPF):
         return False
+    if k.place_population:
+        return False  # "Born in Delavan": a town that shares a brand's name
     return k.surname_count + k.given_count < min_name_count
 
 
@@ -768,6 +786,8 @@ def is_job_title(span: Span, min_name_count: Optional[int]) -> bool:
     k = lookup(last)
     if min_name_count is not None and k.surname_count + k.given_count >= min_name_count:
         return False
+    if min_name_count is not None and not k.word_zipf and not is_known_job(last):
+        return False  # a rare surname after a name ("watchers: mccall, redifer")
     return is_occupation_word(last.lower())
 
 

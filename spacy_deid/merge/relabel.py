@@ -26,14 +26,18 @@ noun that WordNet does not know as a thing, a head noun that names a person,
 "chef"; or an abbreviation of 2 to 4 capitals, "RN") is dropped: "banana",
 "raking the lawn" or "skin stapler" named no job, and its surrogate
 would garble the note. A name that starts such a span before "'s" stays, as
-`possessor_label` ("Kaveh" of "Kaveh's nebulizer").
+`possessor_label` ("Kaveh" of "Kaveh's nebulizer"), and a span that holds a
+code stays whole ("pickup truck (plate 7KQX22915)": the label is wrong, but
+dropping it would leave the plate).
 
 A span labelled as a name or a place (`word_labels`) made only of lower-case,
 very common English words (zipf >= `min_word_zipf`, and `is_common_word`: more
 used as a word than as a name; no digit) is dropped unless a cue word
 (`cue_words`: "wife", "dr") comes right before it: "availability" tagged as
 a person, "firewall" as a login, "lazy" as a country. "wife opal" stays, and so
-does a span that a rule found as it is (`rule_spans_key`). With `initial_words`
+do a span that a rule found as it is (`rule_spans_key`), a person's name next
+to another in a list ("watchers: vanzuiden, page") and a place after a work
+cue that names no job ("works at walmart"). With `initial_words`
 the first word may also be a title-case one that opens a sentence or line and
 that almost nobody bears as a name ("The stock market" as a firm); with
 `nameless_word_zipf` a lower-case word nobody bears as a name and no place is
@@ -53,7 +57,8 @@ fewer than `min_name_count` people bear ("Unemployment Insurance").
 Spans of a shape that is no PHI whatever their label (`not_phi.py`) are
 dropped: a number with its unit (`quantity_labels`: "20 lb", "148 mg/dL"),
 "a/b" that is no month and day either way (`fraction_labels`: "20/25"), one
-word that is a drug's name and hardly a person's (`drug_labels`), a
+word that is a drug's name, hardly a person's and no place's, unless a work
+cue comes before it (`drug_labels`), a
 gestational age (`gestation_labels`: "33 2/7", "26w3d"), a date span with no
 digit, no month, weekday or season and no capitalised word (`date_labels`:
 "OD", "would") or only words for a length of time ("day"), or that is a
@@ -63,7 +68,8 @@ number of years that something lasted (`duration_labels`: "for 34 years",
 "x 1 yr"), a span that the tagger alone found on a line of source code
 (`code_line_labels`, `code.py`: "values[i" in "sum += values[i];"), a job
 title after a person's name and a comma (`title_labels`: "Consultant
-Cardiologist" in "Ana Ruiz, MD, Consultant Cardiologist"), a clinician's role
+Cardiologist" in "Ana Ruiz, MD, Consultant Cardiologist"; an "-er" word no
+table knows is a surname there: "mccall, redifer"), a clinician's role
 beside a credentialed name (`role_labels`: "charge nurse" in "charge nurse
 Ana Ruiz, RN"), a name before an eponym's head (`eponym_labels`: "Epley
 maneuver"), a score out of ten after a score word or an arrow
@@ -137,6 +143,7 @@ from .not_phi import in_code, is_duration, is_nameless_word, is_title_after_name
 from .not_phi import in_cased_clause, is_nameless_phrase, is_plain_word
 from .not_phi import is_bare_ordinal, is_list_number, is_no_date, is_score
 from .not_phi import is_day_count, is_modal_verb, is_no_year, is_specialty
+from .not_phi import holds_code
 from .code import code_lines
 from .cues import cue_after, cue_word, cued_label, job_cued, kin_age, phrase_before
 from .edges import arrow_pieces, clause_end_start, clause_pieces, sentence_pieces
@@ -174,6 +181,8 @@ _SHAPES: Dict[str, Callable[[Span], bool]] = {
     "modal_labels": is_modal_verb,
 }
 _CUE_WINDOW = 3
+# Marks between the items of a list of names ("vanzuiden, page & pierson").
+_LIST_MARKS = frozenset((",", "&", "and"))
 
 DEFAULT_CONFIG: Dict[str, Any] = {
     "place_labels": [],
@@ -763,7 +772,10 @@ class PhiRelabel(CfgSerializable):
                 common = ent.label_ in self._words and self._common_words_only(ent)
                 pieces = self._as_job(ent) if common else self._relabel(ent)
             elif ent.label_ in self._occupations:
-                pieces = [ent] if self._names_a_job(ent) else self._possessor(ent)
+                # One that names no job but holds a code stays: its label is
+                # wrong, but dropping it would leave a plate or an ID.
+                kept = self._names_a_job(ent) or holds_code(ent)
+                pieces = [ent] if kept else self._possessor(ent)
             elif ent.label_ in self._words:
                 pieces = self._as_job(ent) if self._common_words_only(ent) else [ent]
             else:
@@ -870,7 +882,7 @@ class PhiRelabel(CfgSerializable):
         ):
             return True
         if label in self._drugs and is_drug_word(ent, self.cfg["min_name_count"]):
-            return True
+            return not self._workplace(ent)
         if label in self._languages and self._is_language(ent):
             return True
         if label in self._nameless and is_nameless_word(ent) and not self._cued(ent):
@@ -1185,7 +1197,9 @@ class PhiRelabel(CfgSerializable):
         cue word right before, not found by a rule (a bed list's "447 hammer
         89 F" names a patient by its shape) and not a sign-out list entry
         ("laws (19)")."""
-        if self._cued(span) or is_list_entry(span):
+        if self._cued(span) or is_list_entry(span) or self._listed_with_name(span):
+            return False
+        if self._workplace(span):
             return False
         words = [t for t in span if not t.is_punct and not t.is_space]
         if not words or any(not _lower_word(t) for t in words[1:]):
@@ -1204,6 +1218,32 @@ class PhiRelabel(CfgSerializable):
             if not in_cased_clause(span):
                 return False
         return not self._rule_found(span)
+
+    def _workplace(self, span: Span) -> bool:
+        """Whether a place-labelled span follows a work cue and names no job:
+        "works at walmart" names an employer, however ordinary or drug-like
+        its words ("job: librarian" is the job, tagged as a firm)."""
+        if span.label_ not in self._places or not job_cued(span, self._job_cues):
+            return False
+        return not names_an_occupation(span.text)
+
+    def _listed_with_name(self, span: Span) -> bool:
+        """Whether a person's name span stands in a list next to another one,
+        a comma, "&" or "and" between them ("watchers: vanzuiden, page")."""
+        if span.label_ not in self._persons:
+            return False
+        doc = span.doc
+        names = [e for e in doc.ents if e.label_ in self._persons]
+        mark = _word_at(doc, span.start - 1, -1)
+        if mark is not None and doc[mark].lower_ in _LIST_MARKS:
+            name_end = _word_at(doc, mark - 1, -1)
+            if name_end is not None and any(e.end == name_end + 1 for e in names):
+                return True
+        mark = _word_at(doc, span.end, 1)
+        if mark is not None and doc[mark].lower_ in _LIST_MARKS:
+            name_start = _word_at(doc, mark + 1, 1)
+            return name_start is not None and any(e.start == name_start for e in names)
+        return False
 
     def _plain_phrase(self, words: List[Token]) -> bool:
         """Words of a sentence-case clause that are common or plain, lower
@@ -1409,6 +1449,16 @@ def _names_a_job(span: Span, at_head: bool = False) -> bool:
     if names(span.text):
         return True
     return any(t.is_upper and t.is_alpha and 2 <= len(t) <= 4 for t in span)
+
+
+def _word_at(doc: Doc, i: int, step: int) -> Optional[int]:
+    """The first token from `i` on, in the direction of `step`, that is no
+    space within the line; None at the text's edge or a line break."""
+    while 0 <= i < len(doc) and doc[i].is_space:
+        if "\n" in doc[i].text:
+            return None
+        i += step
+    return i if 0 <= i < len(doc) else None
 
 
 def _cut_pieces(

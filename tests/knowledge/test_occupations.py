@@ -6,6 +6,7 @@ from spacy_deid.knowledge.occupations import (
     head_words,
     heads_an_occupation,
     is_fragment,
+    is_known_job,
     is_occupation_word,
     names_an_occupation,
     occupation_heads,
@@ -102,3 +103,9 @@ def test_head_words(text, heads):
 def test_heads_an_occupation(text, names, heads):
     assert names_an_occupation(text) is names
     assert heads_an_occupation(text) is heads
+
+
+def test_known_jobs_are_known_to_a_table():
+    assert is_known_job("Librarian") and is_known_job("chef")
+    # An "-er" word no table knows may be a rare surname.
+    assert is_occupation_word("vantreeser") and not is_known_job("vantreeser")

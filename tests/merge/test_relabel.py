@@ -1710,3 +1710,59 @@ def test_four_digits_that_are_no_clock_time_stay():
     for text, digits in (("SS ends 0297.", "0297"), ("Pager 1088 now", "1088")):
         ents = [(digits, "DATE")]
         assert relabelled_with({"no_year_labels": ["DATE"]}, text, ents) == ents
+
+
+def shipped_relabel(nlp_en, text, ents):
+    """The shipped English `phi_relabel` on `text` with `ents` as its entities,
+    the doc split into sentences as in the pipeline."""
+    doc = doc_with_ents(nlp_en, text, ents)
+    doc = nlp_en.get_pipe("clinical_sentencizer")(doc)
+    return ents_of(nlp_en.get_pipe("phi_relabel")(doc))
+
+
+# Spans of the tagger that the checks must leave alone, in the shipped setting.
+@pytest.mark.parametrize(
+    "text,ents,kept",
+    [
+        # An ordinary word among names in a list is a name too.
+        ("watchers: quillon, page, vantreese",
+         [("quillon", "PATIENT"), ("page", "PATIENT"), ("vantreese", "PATIENT")],
+         True),
+        ("to watch: page & vantreese", [("page", "PATIENT"), ("vantreese", "PATIENT")],
+         True),
+        ("watchers: page", [("page", "PATIENT")], False),
+        ("Swam in the pool, page 2", [("pool", "CITY"), ("page", "PATIENT")], False),
+        ("quillon,\npage turned", [("quillon", "PATIENT"), ("page", "PATIENT")], False),
+        # A rare surname with an agent ending after a name and a comma.
+        ("watchers: quillon, vantreeser",
+         [("quillon", "PATIENT"), ("vantreeser", "PATIENT")], True),
+        # A sign-out entry: a bed number and a colon before, an age after.
+        ("bed 23: pool 94ym -- sepsis", [("pool", "PATIENT")], True),
+        ("bed 23: pool side", [("pool", "PATIENT")], False),
+        # An employer after a work cue, however ordinary or drug-like.
+        ("Now works at walmart.", [("walmart", "ORGANIZATION")], True),
+        ("Now works for fedex.", [("fedex", "ORGANIZATION")], True),
+        ("Shipped by fedex.", [("fedex", "ORGANIZATION")], False),
+        # A town that shares a drug brand's name.
+        ("Born in Delavan, then moved.", [("Delavan", "CITY")], True),
+        # A wrongly labelled span that holds a code is replaced, not left.
+        ("Drives a pickup truck (plate 7KQX22915).",
+         [("pickup truck (plate 7KQX22915)", "PROFESSION")], True),
+        ("Drives a pickup truck daily.", [("pickup truck", "PROFESSION")], False),
+    ],
+)  # fmt: skip
+def test_names_in_lists_employers_and_codes_stay(nlp_en, text, ents, kept):
+    found = shipped_relabel(nlp_en, text, ents)
+    assert (set(ents) <= set(found)) is kept, found
+
+
+def test_a_job_after_a_work_cue_is_the_job():
+    config = {
+        "place_labels": ["ORGANIZATION"],
+        "word_labels": ["ORGANIZATION"],
+        "job_cues": ["job"],
+        "job_label": "PROFESSION",
+        "nameless_word_zipf": 2.5,
+    }
+    found = relabelled_with(config, "job: librarian downtown", [("librarian", "ORGANIZATION")])
+    assert found == [("librarian", "PROFESSION")]
