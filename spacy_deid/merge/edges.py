@@ -9,7 +9,7 @@ are no PHI, and inside a span they are replaced, which garbles the note.
 
 from typing import AbstractSet, List, Optional, Tuple
 
-from spacy.tokens import Span, Token
+from spacy.tokens import Doc, Span, Token
 
 from ..knowledge import COMMON_WORD_ZIPF, lookup
 from ..knowledge.occupations import LINK_WORDS, is_occupation_word
@@ -90,13 +90,18 @@ _SHAFTS = frozenset(("-", "--", "="))
 
 def _arrow_length(span: Span, i: int) -> int:
     """How many tokens the arrow starting at token i has (0: none)."""
-    doc = span.doc
+    return arrow_length(span.doc, i, span.end)
+
+
+def arrow_length(doc: Doc, i: int, end: int) -> int:
+    """How many tokens the arrow starting at token i has, none of them at or
+    after `end` (0: none)."""
     if doc[i].text in ARROWS:
         return 1
     if (
         doc[i].text in _SHAFTS
         and not doc[i].whitespace_
-        and i + 1 < span.end
+        and i + 1 < end
         and doc[i + 1].text == ">"
     ):
         return 2
@@ -290,6 +295,7 @@ def _job_word(text: str) -> bool:
 
 __all__ = [
     "ARROWS",
+    "arrow_length",
     "arrow_pieces",
     "clause_end_start",
     "clause_pieces",

@@ -147,7 +147,7 @@ from .not_phi import holds_code
 from .code import code_lines
 from .cues import cue_after, cue_word, cued_label, job_cued, kin_age, phrase_before
 from .edges import arrow_pieces, clause_end_start, clause_pieces, sentence_pieces
-from .edges import bracket_pieces, job_tail_start, symbol_end
+from .edges import ARROWS, arrow_length, bracket_pieces, job_tail_start, symbol_end
 from .places import (
     holds_place,
     holds_surname,
@@ -1228,22 +1228,18 @@ class PhiRelabel(CfgSerializable):
         return not names_an_occupation(span.text)
 
     def _listed_with_name(self, span: Span) -> bool:
-        """Whether a person's name span stands in a list next to another one,
-        a comma, "&" or "and" between them ("watchers: vanzuiden, page")."""
+        """Whether a person's name span stands next to another one in a list
+        or a hand-over, a comma, "&", "and" or an arrow between them
+        ("watchers: vanzuiden, page", "signout: ramos -> english")."""
         if span.label_ not in self._persons:
             return False
         doc = span.doc
         names = [e for e in doc.ents if e.label_ in self._persons]
-        mark = _word_at(doc, span.start - 1, -1)
-        if mark is not None and doc[mark].lower_ in _LIST_MARKS:
-            name_end = _word_at(doc, mark - 1, -1)
-            if name_end is not None and any(e.end == name_end + 1 for e in names):
-                return True
-        mark = _word_at(doc, span.end, 1)
-        if mark is not None and doc[mark].lower_ in _LIST_MARKS:
-            name_start = _word_at(doc, mark + 1, 1)
-            return name_start is not None and any(e.start == name_start for e in names)
-        return False
+        before = _linked_word(doc, span.start - 1, -1)
+        if before is not None and any(e.end == before + 1 for e in names):
+            return True
+        after = _linked_word(doc, span.end, 1)
+        return after is not None and any(e.start == after for e in names)
 
     def _plain_phrase(self, words: List[Token]) -> bool:
         """Words of a sentence-case clause that are common or plain, lower
@@ -1449,6 +1445,21 @@ def _names_a_job(span: Span, at_head: bool = False) -> bool:
     if names(span.text):
         return True
     return any(t.is_upper and t.is_alpha and 2 <= len(t) <= 4 for t in span)
+
+
+def _linked_word(doc: Doc, i: int, step: int) -> Optional[int]:
+    """From token `i` on, in the direction of `step`: the word beyond a list
+    mark (`_LIST_MARKS`) or an arrow on the same line; None if there is none."""
+    mark = _word_at(doc, i, step)
+    if mark is None:
+        return None
+    if doc[mark].lower_ in _LIST_MARKS or doc[mark].text in ARROWS:
+        return _word_at(doc, mark + step, step)
+    if step < 0 and mark > 0 and arrow_length(doc, mark - 1, mark + 1) == 2:
+        return _word_at(doc, mark - 2, step)  # "-" ">" before the span
+    if step > 0 and arrow_length(doc, mark, len(doc)) == 2:
+        return _word_at(doc, mark + 2, step)
+    return None
 
 
 def _word_at(doc: Doc, i: int, step: int) -> Optional[int]:

@@ -1731,6 +1731,11 @@ def shipped_relabel(nlp_en, text, ents):
         ("to watch: page & vantreese", [("page", "PATIENT"), ("vantreese", "PATIENT")],
          True),
         ("watchers: page", [("page", "PATIENT")], False),
+        # A hand-over between two clinicians.
+        ("signout: page -> quillon", [("page", "DOCTOR"), ("quillon", "DOCTOR")],
+         True),
+        ("(quillon \u2192 page)", [("quillon", "DOCTOR"), ("page", "DOCTOR")], True),
+        ("signout: page -> nights", [("page", "DOCTOR")], False),
         ("Swam in the pool, page 2", [("pool", "CITY"), ("page", "PATIENT")], False),
         ("quillon,\npage turned", [("quillon", "PATIENT"), ("page", "PATIENT")], False),
         # A rare surname with an agent ending after a name and a comma.
