@@ -114,6 +114,7 @@ DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
         "model": DEFAULT_MODEL,
         "overwrite_ents": False,
         "protected_labels": [],
+        "grow_protected": False,
         "score_reduce": "mean",
         "loss": "crf",
         "recall_bias": 0.0,
@@ -129,6 +130,7 @@ def make_phi_ner(
     model: Model[List[Doc], List[Floats2d]],
     overwrite_ents: bool,
     protected_labels: List[str],
+    grow_protected: bool,
     score_reduce: str,
     loss: str,
     recall_bias: float,
@@ -149,6 +151,10 @@ def make_phi_ner(
         them are dropped. Other earlier entities are removed (whole) only if
         a model span that is written overlaps them. Non-overlapping spans of
         both are kept. Unused with overwrite_ents = False. Default: none.
+    grow_protected (bool): With overwrite_ents = True, a protected entity
+        and the model spans of its own label that overlap it and reach past
+        it become one span (a rule's "May" in the model's "May. 8th 2100"),
+        so the model's extra tokens are not lost. Default: False.
     score_reduce (str): "mean" or "min" of the token probabilities for
         `span._.phi_score`.
     loss (str): "crf" (default): partial-CRF training and CRF decoding;
@@ -175,6 +181,7 @@ def make_phi_ner(
         name,
         overwrite_ents=overwrite_ents,
         protected_labels=protected_labels,
+        grow_protected=grow_protected,
         score_reduce=score_reduce,
         loss=loss,
         recall_bias=recall_bias,
@@ -198,6 +205,7 @@ class PhiEntityRecognizer(BiluoTagger, TrainablePipe):
         *,
         overwrite_ents: bool = False,
         protected_labels: Sequence[str] = (),
+        grow_protected: bool = False,
         score_reduce: str = "mean",
         loss: str = "crf",
         recall_bias: float = 0.0,
@@ -213,6 +221,8 @@ class PhiEntityRecognizer(BiluoTagger, TrainablePipe):
         overwrite_ents (bool): Whether model spans replace earlier entities.
         protected_labels (Sequence[str]): Labels of earlier entities that
             model spans never replace (see `make_phi_ner`).
+        grow_protected (bool): Whether a protected entity grows over the
+            model spans of its label (see `make_phi_ner`).
         score_reduce (str): "mean" or "min" (see `make_phi_ner`).
         loss (str): "crf" or "softmax" (see `make_phi_ner`).
         recall_bias (float): Added to the non-"O" emission scores.
@@ -230,6 +240,7 @@ class PhiEntityRecognizer(BiluoTagger, TrainablePipe):
             "labels": [],
             "overwrite_ents": bool(overwrite_ents),
             "protected_labels": _label_list(protected_labels),
+            "grow_protected": bool(grow_protected),
             "score_reduce": score_reduce,
             "loss": loss,
             "recall_bias": recall_bias,
@@ -522,9 +533,13 @@ def _check_spans_key(key: Any) -> Optional[str]:
     return key
 
 
+# Settings added after the first saved models, with the value they had then.
+LATER_DEFAULTS: Dict[str, Any] = {**RECALL_DEFAULTS, "grow_protected": False}
+
+
 def _fill_defaults(cfg: Dict[str, Any]) -> None:
-    """Add the recall settings missing from a cfg with their defaults."""
-    for key, value in RECALL_DEFAULTS.items():
+    """Add the settings missing from a saved cfg with their defaults."""
+    for key, value in LATER_DEFAULTS.items():
         if key not in cfg:
             cfg[key] = dict(value) if isinstance(value, dict) else value
 
@@ -537,6 +552,8 @@ def _check_cfg(cfg: Dict[str, Any]) -> None:
     if cfg["score_reduce"] not in SCORE_REDUCERS:
         raise ValueError(f"score_reduce must be one of {SCORE_REDUCERS}")
     _label_list(cfg["protected_labels"])
+    if not isinstance(cfg["grow_protected"], bool):
+        raise ValueError("grow_protected must be true or false")
     cfg["recall_bias"] = check_recall_bias(cfg["recall_bias"])
     cfg["thresholds"] = check_thresholds(cfg["thresholds"], cfg["labels"])
     cfg["spans_key"] = _check_spans_key(cfg["spans_key"])

@@ -82,6 +82,7 @@ def merge_ents(
     *,
     overwrite: bool,
     protected: Iterable[str] = (),
+    grow: bool = False,
 ) -> Tuple[List[Span], List[Span]]:
     """Decide which earlier entities and a tagger's spans end up in `doc.ents`.
 
@@ -91,13 +92,18 @@ def merge_ents(
     another earlier entity gives way to overlapping new spans that cover
     all of its tokens; where they cover only part of it, the run of overlapping
     spans becomes one span with the earlier entity's label (so a shorter model
-    span never uncovers PHI a rule found). Neither list may overlap itself;
-    the result does not overlap.
+    span never uncovers PHI a rule found). With `grow`, a protected entity
+    and the new spans of its own label that overlap it and reach past it
+    become one span, a new one (the rule's "May" in the tagger's "May. 8th
+    2100"), where the new spans add a token with a digit and the union
+    overlaps no other earlier entity. Neither list may
+    overlap itself; the result does not overlap.
 
     existing (List[Span]): Entities set by earlier components.
     spans (List[Span]): The new spans.
     overwrite (bool): The `overwrite_ents` setting.
     protected (Iterable[str]): The `protected_labels` setting.
+    grow (bool): The `grow_protected` setting.
     RETURNS (Tuple[List[Span], List[Span]]): Earlier entities to keep and new
         spans to write, each in its input order.
     """
@@ -106,9 +112,11 @@ def merge_ents(
         return existing, spans_outside(spans, token_mask(n, existing))
     protected = set(protected)
     kept = [e for e in existing if e.label_ in protected]
-    free = spans_outside(spans, token_mask(n, kept))
     others = [e for e in existing if e.label_ not in protected]
     new: List[Span] = []
+    if grow:
+        kept, new = _grown(kept, spans, token_mask(n, others))
+    free = spans_outside(spans, token_mask(n, kept + new))
     for rules, models in _overlap_groups(others, free):
         if not models:
             kept.extend(rules)
@@ -117,6 +125,54 @@ def merge_ents(
         else:
             new.append(_union(rules, models))
     return sorted(kept, key=_start), sorted(new, key=_start)
+
+
+def _grown(
+    protected: List[Span], spans: List[Span], others: np.ndarray
+) -> Tuple[List[Span], List[Span]]:
+    """The protected entities that stay as they are, and the unions of one
+    with the new spans of its label that overlap it and reach past it
+    (`merge_ents` with `grow`). `others` masks the other earlier entities,
+    which no union may overlap."""
+    kept: List[Span] = []
+    grown: List[Span] = []
+    for rules, models in _overlap_groups(protected, spans):
+        if not rules:
+            continue  # new spans alone: `merge_ents` writes them
+        labels = {s.label_ for s in rules + models}
+        union = _union(rules, models) if models and len(labels) == 1 else None
+        if union is not None:
+            union = _alnum_edges(union, rules[0].start, rules[-1].end)
+        if union is None or others[union.start : union.end].any():
+            kept.extend(rules)
+        elif not _adds_digits(union, rules):
+            # Nothing to grow (the new spans lie inside), or only words: a
+            # rule cut short leaves digits out (a year, a number before its
+            # extension); words the tagger adds are more often its own error.
+            kept.extend(rules)
+        else:
+            grown.append(union)
+    return kept, grown
+
+
+def _adds_digits(union: Span, rules: List[Span]) -> bool:
+    """Whether a union holds a token with a digit outside its earlier spans."""
+    inside = {i for rule in rules for i in range(rule.start, rule.end)}
+    return any(t.i not in inside and any(c.isdigit() for c in t.text) for t in union)
+
+
+def _alnum_edges(span: Span, first: int, last: int) -> Span:
+    """A span without its edge tokens that hold no letter or digit ("·"),
+    outside the tokens `first` to `last` (end exclusive), which stay."""
+    start, end = span.start, span.end
+    doc = span.doc
+    while start < first and not any(c.isalnum() for c in doc[start].text):
+        start += 1
+    while end > last and not any(c.isalnum() for c in doc[end - 1].text):
+        end -= 1
+    if (start, end) == (span.start, span.end):
+        return span
+    return Span(doc, start, end, label=span.label_)
 
 
 def _covers(models: List[Span], rules: List[Span]) -> bool:

@@ -277,6 +277,7 @@ class BiluoTagger(BiluoLabels):
             spans,
             overwrite=self.cfg["overwrite_ents"],
             protected=self.cfg["protected_labels"],
+            grow=self.cfg.get("grow_protected", False),
         )
         # Extension values are keyed by character offsets: set them only on
         # the spans written, never on a discarded one. A span joined with an

@@ -15,8 +15,10 @@ TEXT = "Seen by Dr John Smith on 12/03/2020 at Mercy Hospital ."
 LABELS = ("DATE", "DOCTOR", "HOSPITAL", "PATIENT", "CITY")
 
 
-def _ner(overwrite, protected=()):
-    nlp = make_nlp(overwrite_ents=overwrite, protected_labels=list(protected))
+def _ner(overwrite, protected=(), grow=False):
+    nlp = make_nlp(
+        overwrite_ents=overwrite, protected_labels=list(protected), grow_protected=grow
+    )
     ner = nlp.get_pipe("phi_ner")
     for label in LABELS:
         ner.add_label(label)
@@ -48,8 +50,8 @@ def _pred(ner, n_tokens, model_spans, prob=0.75):
     return tag_ids, np.full(n_tokens, prob, dtype="f4")
 
 
-def _apply(overwrite, protected, rule_ents, model_spans):
-    nlp, ner = _ner(overwrite, protected)
+def _apply(overwrite, protected, rule_ents, model_spans, grow=False):
+    nlp, ner = _ner(overwrite, protected, grow)
     doc = _doc(nlp, rule_ents)
     ner.set_annotations([doc], [_pred(ner, len(doc), model_spans)])
     return doc
@@ -103,6 +105,57 @@ def test_partly_covered_rule_entity_becomes_the_union(model, expected):
     """A model span never uncovers tokens of a rule entity it overlaps."""
     doc = _apply(True, ["DATE"], [(3, 5, "DOCTOR"), (6, 7, "DATE")], model)
     assert [e[:3] for e in _ents(doc)] == [expected, (6, 7, "DATE")]
+
+
+# Admitted(0) May(1) .(2) 8th(3) 2100(4) by(5) Dr(6) Quillon(7) .(8)
+GROWN_TEXT = "Admitted May . 8th 2100 by Dr Quillon ."
+
+
+@pytest.mark.parametrize(
+    "rules,model,expected",
+    [
+        # The model's "May. 8th 2100" reaches past the rule's "May": one span.
+        ([(1, 2, "DATE")], [(1, 5, "DATE")], [(1, 5, "DATE", "phi_ner")]),
+        ([(4, 5, "DATE")], [(1, 5, "DATE")], [(1, 5, "DATE", "phi_ner")]),
+        # Only words added, inside the rule's span, or another label: the
+        # rule's span stays.
+        ([(1, 2, "DATE")], [(0, 2, "DATE")], [(1, 2, "DATE", "rules:test")]),
+        ([(1, 5, "DATE")], [(3, 5, "DATE")], [(1, 5, "DATE", "rules:test")]),
+        ([(1, 2, "DATE")], [(1, 5, "CITY")], [(1, 2, "DATE", "rules:test")]),
+        # Never over another earlier entity.
+        (
+            [(1, 2, "DATE"), (3, 4, "CITY")],
+            [(1, 5, "DATE")],
+            [(1, 2, "DATE", "rules:test"), (3, 4, "CITY", "rules:test")],
+        ),
+    ],
+)
+def test_grow_protected_joins_a_rule_and_the_model_span_of_its_label(
+    rules, model, expected
+):
+    def apply(grow):
+        nlp, ner = _ner(True, ["DATE"], grow)
+        doc = nlp.make_doc(GROWN_TEXT)
+        ents = [Span(doc, s, e, label=label) for s, e, label in rules]
+        for ent in ents:
+            ent._.phi_source = "rules:test"
+        doc.set_ents(ents, default="outside")
+        ner.set_annotations([doc], [_pred(ner, len(doc), model)])
+        return _ents(doc)
+
+    assert apply(True) == expected
+    # Off by default: the protected rule's span wins as it is.
+    dates = [(*rule, "rules:test") for rule in rules if rule[2] == "DATE"]
+    assert [ent for ent in apply(False) if ent[2] == "DATE"] == dates
+
+
+def test_grown_spans_lose_edges_without_letters_or_digits():
+    nlp, ner = _ner(True, ["PHONE"], grow=True)
+    doc = nlp.make_doc("Clinic - 5550122 ext 12 .")
+    ner.add_label("PHONE")
+    doc.set_ents([Span(doc, 2, 3, label="PHONE")])  # "5550122"
+    ner.set_annotations([doc], [_pred(ner, len(doc), [(1, 5, "PHONE")])])
+    assert [(e.text, e.label_) for e in doc.ents] == [("5550122 ext 12", "PHONE")]
 
 
 def test_unprotected_rule_loses_only_to_written_model_spans():
@@ -187,6 +240,7 @@ def test_merge_properties(seed):
     assert merge_ents(existing, spans, overwrite=False) == old
     assert merge_ents(existing, spans, overwrite=False, protected=["A"]) == old
     for protected in ([], ["A"]):
+        _check_grown(existing, spans, protected)
         kept, new = merge_ents(existing, spans, overwrite=True, protected=protected)
         again = merge_ents(existing, spans, overwrite=True, protected=protected)
         assert (kept, new) == again
@@ -205,6 +259,20 @@ def test_merge_properties(seed):
         for span in spans:
             if any(_overlap(span, e) for e in guarded):
                 assert span not in new
+
+
+def _check_grown(existing, spans, protected):
+    """With `grow`: nothing overlaps, and every token covered without it is
+    covered with it."""
+    kept, new = merge_ents(
+        existing, spans, overwrite=True, protected=protected, grow=True
+    )
+    result = sorted(kept + new, key=lambda s: s.start)
+    assert all(a.end <= b.start for a, b in zip(result[:-1], result[1:], strict=True))
+    plain = merge_ents(existing, spans, overwrite=True, protected=protected)
+    covered = {i for span in result for i in range(span.start, span.end)}
+    for span in plain[0] + plain[1]:
+        assert set(range(span.start, span.end)) <= covered
 
 
 def test_model_spans_inside_not_phi_are_dropped():
