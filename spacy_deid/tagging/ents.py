@@ -23,13 +23,16 @@ spaCy's SpanRuler `ents_filter` (`spacy.first_longest_spans_filter.v1`,
 the new spans and returns the spans to write.
 """
 
-from typing import Callable, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Iterable, List, Optional, Sequence, Set, Tuple
 
 import numpy as np
 from spacy.tokens import Doc, Span
 from spacy.util import registry
 
+from ..knowledge import lookup
+
 EntsFilter = Callable[[Iterable[Span], Iterable[Span]], List[Span]]
+_MAX_ABBREVIATION = 4  # capitals of a cue such as "MRN" or "SSN"
 
 
 def overlap_runs(intervals: Sequence[Tuple[int, int]]) -> List[List[int]]:
@@ -92,12 +95,15 @@ def merge_ents(
     another earlier entity gives way to overlapping new spans that cover
     all of its tokens; where they cover only part of it, the run of overlapping
     spans becomes one span with the earlier entity's label (so a shorter model
-    span never uncovers PHI a rule found). With `grow`, a protected entity
-    and the new spans of its own label that overlap it and reach past it
-    become one span, a new one (the rule's "May" in the tagger's "May. 8th
-    2100"), where the new spans add a token with a digit and the union
-    overlaps no other earlier entity. Neither list may
-    overlap itself; the result does not overlap.
+    span never uncovers PHI a rule found). With `grow`, a new span that
+    overlaps a protected entity keeps its other tokens: with the entity's
+    label, the two become one span, a new one (the rule's "May" in the
+    tagger's "May. 8th 2100"), where that adds a token with a digit and
+    overlaps no other earlier entity; with an unprotected label, its tokens
+    outside the entity that name something stay as a span of its own (the
+    name of a name and an age tagged as one span, not the entity's cue
+    word). Neither list may overlap itself; the result does
+    not overlap.
 
     existing (List[Span]): Entities set by earlier components.
     spans (List[Span]): The new spans.
@@ -115,7 +121,8 @@ def merge_ents(
     others = [e for e in existing if e.label_ not in protected]
     new: List[Span] = []
     if grow:
-        kept, new = _grown(kept, spans, token_mask(n, others))
+        kept, new, rest = _grown(kept, spans, token_mask(n, others), protected)
+        spans = spans + rest
     free = spans_outside(spans, token_mask(n, kept + new))
     for rules, models in _overlap_groups(others, free):
         if not models:
@@ -128,19 +135,25 @@ def merge_ents(
 
 
 def _grown(
-    protected: List[Span], spans: List[Span], others: np.ndarray
-) -> Tuple[List[Span], List[Span]]:
-    """The protected entities that stay as they are, and the unions of one
-    with the new spans of its label that overlap it and reach past it
-    (`merge_ents` with `grow`). `others` masks the other earlier entities,
-    which no union may overlap."""
+    protected: List[Span], spans: List[Span], others: np.ndarray, labels: Set[str]
+) -> Tuple[List[Span], List[Span], List[Span]]:
+    """The protected entities that stay as they are, the unions of one with
+    the new spans of its label that overlap it and reach past it, and the
+    pieces outside them of the new spans of unprotected labels (`labels`
+    are the protected ones) that overlap them (`merge_ents` with `grow`):
+    a name tagged with its age keeps the name, while "block" of an ID tagged
+    with its cue word is the tagger's overreach. `others` masks the other
+    earlier entities, which no union may overlap."""
     kept: List[Span] = []
     grown: List[Span] = []
+    rest: List[Span] = []
     for rules, models in _overlap_groups(protected, spans):
         if not rules:
             continue  # new spans alone: `merge_ents` writes them
-        labels = {s.label_ for s in rules + models}
-        union = _union(rules, models) if models and len(labels) == 1 else None
+        named = [span for span in models if span.label_ not in labels]
+        rest.extend(_pieces_outside(named, rules))
+        one_label = len({s.label_ for s in rules + models}) == 1
+        union = _union(rules, models) if models and one_label else None
         if union is not None:
             union = _alnum_edges(union, rules[0].start, rules[-1].end)
         if union is None or others[union.start : union.end].any():
@@ -152,7 +165,42 @@ def _grown(
             kept.extend(rules)
         else:
             grown.append(union)
-    return kept, grown
+    return kept, grown, rest
+
+
+def _pieces_outside(models: List[Span], rules: List[Span]) -> List[Span]:
+    """The runs of tokens outside `rules` of each model span whose label is
+    none of theirs, less edges without letters or digits."""
+    labels = {rule.label_ for rule in rules}
+    inside = {i for rule in rules for i in range(rule.start, rule.end)}
+    pieces: List[Span] = []
+    for span in models:
+        if span.label_ in labels:
+            continue
+        start = span.start
+        for i in range(span.start, span.end + 1):
+            if i < span.end and i not in inside:
+                continue
+            if i > start:
+                piece = _alnum_edges(Span(span.doc, start, i, label=span.label_))
+                if _names_something(piece):
+                    pieces.append(piece)
+            start = i + 1
+    return pieces
+
+
+def _names_something(piece: Span) -> bool:
+    """Whether a piece holds a word of two letters or more that is no common
+    English word nor an abbreviation of up to four capitals: a name
+    ("nowakowski" of "nowakowski 75yF"), not the cue of the entity it was
+    cut from ("Room", "VIN", "block")."""
+    return any(
+        token.is_alpha
+        and len(token) >= 2
+        and not (token.is_upper and len(token) <= _MAX_ABBREVIATION)
+        and not lookup(token.text).is_common_word
+        for token in piece
+    )
 
 
 def _adds_digits(union: Span, rules: List[Span]) -> bool:
@@ -161,10 +209,14 @@ def _adds_digits(union: Span, rules: List[Span]) -> bool:
     return any(t.i not in inside and any(c.isdigit() for c in t.text) for t in union)
 
 
-def _alnum_edges(span: Span, first: int, last: int) -> Span:
+def _alnum_edges(
+    span: Span, first: Optional[int] = None, last: Optional[int] = None
+) -> Span:
     """A span without its edge tokens that hold no letter or digit ("·"),
     outside the tokens `first` to `last` (end exclusive), which stay."""
     start, end = span.start, span.end
+    first = end if first is None else first
+    last = start if last is None else last
     doc = span.doc
     while start < first and not any(c.isalnum() for c in doc[start].text):
         start += 1

@@ -121,7 +121,15 @@ GROWN_TEXT = "Admitted May . 8th 2100 by Dr Quillon ."
         # rule's span stays.
         ([(1, 2, "DATE")], [(0, 2, "DATE")], [(1, 2, "DATE", "rules:test")]),
         ([(1, 5, "DATE")], [(3, 5, "DATE")], [(1, 5, "DATE", "rules:test")]),
-        ([(1, 2, "DATE")], [(1, 5, "CITY")], [(1, 2, "DATE", "rules:test")]),
+        # Another label: its tokens outside the rule's span stay its own.
+        (
+            [(1, 5, "DATE")],
+            [(4, 8, "DOCTOR")],
+            [(1, 5, "DATE", "rules:test"), (5, 8, "DOCTOR", "phi_ner")],
+        ),
+        ([(1, 5, "DATE")], [(2, 5, "CITY")], [(1, 5, "DATE", "rules:test")]),
+        # A common word outside it is the entity's cue, not a name: dropped.
+        ([(1, 5, "DATE")], [(0, 5, "CITY")], [(1, 5, "DATE", "rules:test")]),
         # Never over another earlier entity.
         (
             [(1, 2, "DATE"), (3, 4, "CITY")],
@@ -232,7 +240,7 @@ def _random_spans(doc, rng, labels):
 @pytest.mark.parametrize("seed", range(30))
 def test_merge_properties(seed):
     rng = np.random.default_rng(seed)
-    doc = spacy.blank("en").make_doc(" ".join(["w"] * 25))
+    doc = spacy.blank("en").make_doc(" ".join(["zorvex"] * 25))  # no word: a name
     labels = ["A", "B", "C"]
     existing = _random_spans(doc, rng, labels)
     spans = _random_spans(doc, rng, labels)
@@ -273,6 +281,10 @@ def _check_grown(existing, spans, protected):
     covered = {i for span in result for i in range(span.start, span.end)}
     for span in plain[0] + plain[1]:
         assert set(range(span.start, span.end)) <= covered
+    # A model span of an unprotected label loses no token.
+    for span in spans:
+        if span.label_ not in protected:
+            assert set(range(span.start, span.end)) <= covered
 
 
 def test_model_spans_inside_not_phi_are_dropped():

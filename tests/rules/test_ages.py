@@ -29,6 +29,8 @@ POSITIVES = [
     ("age.paren", "DOB: 6/16/1980 (31 yrs)", "31", False),
     ("age.paren", "(94 years)", "94", True),
     ("age.y_person", "in this 56y woman", "56y", False),  # one token today
+    ("age.y_person", "706  quillon 81yM  gi bleed", "81yM", False),
+    ("age.y_person", "bed 4: tove 39yf - uti", "39yf", False),
     ("age.died_at", "his father died at 84.", "84", False),
     ("age.died_at", "mother passed away at age 91", "91", True),
     ("age.sex_header", "Pt is a 68 F with", "68", False),
@@ -74,6 +76,8 @@ NEGATIVES = [
     "x3",
     "GCS 15",
     "EF 55%",
+    "5yMo",
+    "3 years",
 ]
 
 

@@ -50,11 +50,12 @@ PATTERNS: List[dict] = [
         r"\([ \t]*" + _NUM + r"[ \t]*(?i:y|yo|yrs?|years?)(?:[ \t]+(?i:old))?[ \t]*\)",
         score=0.9,
     ),
-    # "56y woman", "58y retired teacher": a bare "y" before a person word.
+    # "56y woman", "58y retired teacher", "81yM": a bare "y" before a person
+    # word or the sex (every such "NyM" of 8,000 train notes is an age).
     _age(
         "age.y_person",
-        _NUM + r"[ \t]?y(?=[ \t]+(?i:woman|man|male|female|gentleman|lady|boy|girl"
-        r"|retired|[MF]\b))",
+        _NUM + r"[ \t]?y(?:[MFmf]\b|(?=[ \t]+(?i:woman|man|male|female|gentleman"
+        r"|lady|boy|girl|retired|[MF]\b)))",
         score=0.85,
     ),
     # "died at 84", "passed away at age 58" (ages of relatives are PHI too).
