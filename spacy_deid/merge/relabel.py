@@ -37,7 +37,8 @@ used as a word than as a name; no digit) is dropped unless a cue word
 a person, "firewall" as a login, "lazy" as a country. "wife opal" stays, and so
 do a span that a rule found as it is (`rule_spans_key`), a person's name next
 to another in a list ("watchers: vanzuiden, page") and a place after a work
-cue that names no job ("works at walmart"). With `initial_words`
+cue that names no job ("works at walmart") and a hospital after a facility
+cue (`facility_cues`: "icu at spring mount"). With `initial_words`
 the first word may also be a title-case one that opens a sentence or line and
 that almost nobody bears as a name ("The stock market" as a firm); with
 `nameless_word_zipf` a lower-case word nobody bears as a name and no place is
@@ -220,6 +221,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "titled_labels": [],
     "job_cues": [],
     "job_heads": False,
+    "facility_cues": [],
     "nameless_phrase_labels": [],
     "facility_heads": {},
     "facility_label": "",
@@ -307,6 +309,7 @@ def make_phi_relabel(
     titled_labels: List[str],
     job_cues: List[str],
     job_heads: bool,
+    facility_cues: List[str],
     nameless_phrase_labels: List[str],
     facility_heads: Dict[str, List[str]],
     facility_label: str,
@@ -411,6 +414,10 @@ def make_phi_relabel(
         kept though no word of it heads a job title in the tables: one of
         them within four words before it, in its clause ("worked as a
         seamstress", "occupation: chef").
+    facility_cues (List[str]): Words after which a `facility_label` span
+        (four words at most before it, in its clause) names a facility
+        however ordinary its words ("icu at spring mount", "dispo to cape
+        gardens"): the common-word check leaves it alone.
     job_heads (bool): The job word of an `occupation_labels` span must be
         at a head of the phrase (`knowledge.occupations.head_words`): the
         last word of a part, or a word before "of", "at", "and", ...; so
@@ -559,6 +566,7 @@ def make_phi_relabel(
         titled_labels=titled_labels,
         job_cues=job_cues,
         job_heads=job_heads,
+        facility_cues=facility_cues,
         nameless_phrase_labels=nameless_phrase_labels,
         facility_heads=facility_heads,
         facility_label=facility_label,
@@ -624,6 +632,7 @@ class PhiRelabel(CfgSerializable):
         self._cued_jobs = frozenset(cfg["cued_job_labels"])
         self._cue_words = {cue_word(word) for word in cfg["cue_words"]}
         self._job_cues = frozenset(cue_word(word) for word in cfg["job_cues"])
+        self._facility_cues = frozenset(cue_word(w) for w in cfg["facility_cues"])
         self._shapes = [
             (frozenset(cfg[key]), check) for key, check in _SHAPES.items() if cfg[key]
         ]
@@ -1199,7 +1208,7 @@ class PhiRelabel(CfgSerializable):
         ("laws (19)")."""
         if self._cued(span) or is_list_entry(span) or self._listed_with_name(span):
             return False
-        if self._workplace(span):
+        if self._workplace(span) or self._facility(span):
             return False
         words = [t for t in span if not t.is_punct and not t.is_space]
         if not words or any(not _lower_word(t) for t in words[1:]):
@@ -1218,6 +1227,13 @@ class PhiRelabel(CfgSerializable):
             if not in_cased_clause(span):
                 return False
         return not self._rule_found(span)
+
+    def _facility(self, span: Span) -> bool:
+        """Whether a `facility_label` span follows a facility cue ("icu at
+        spring mount", "transferred from east bend memorial")."""
+        if not self.cfg["facility_label"] or span.label_ != self.cfg["facility_label"]:
+            return False
+        return job_cued(span, self._facility_cues)
 
     def _workplace(self, span: Span) -> bool:
         """Whether a place-labelled span follows a work cue and names no job:
@@ -1369,6 +1385,7 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "edge_labels",
         "titled_labels",
         "job_cues",
+        "facility_cues",
         "pair_labels",
         "po_box_labels",
         "ward_labels",

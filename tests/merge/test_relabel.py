@@ -310,6 +310,10 @@ def test_bad_config():
         PhiRelabel(facility_name_count=-1)
     with pytest.raises(ValueError, match="facility_name_count"):
         PhiRelabel(facility_name_count=True)
+    with pytest.raises(ValueError, match="facility_cues"):
+        PhiRelabel(facility_cues="icu")
+    with pytest.raises(ValueError, match="modal_labels"):
+        PhiRelabel(modal_labels="PATIENT")
 
 
 # Narrative sentences of our own through the shipped MEDDOCAN pipeline: names
@@ -1748,6 +1752,10 @@ def shipped_relabel(nlp_en, text, ents):
         ("Now works at walmart.", [("walmart", "ORGANIZATION")], True),
         ("Now works for fedex.", [("fedex", "ORGANIZATION")], True),
         ("Shipped by fedex.", [("fedex", "ORGANIZATION")], False),
+        # A hospital after a facility cue, however ordinary its words.
+        ("hx sz (icu at maple bend)", [("maple bend", "HOSPITAL")], True),
+        ("transferred from maple bend.", [("maple bend", "HOSPITAL")], True),
+        ("Walked past maple bend.", [("maple bend", "HOSPITAL")], False),
         # A town that shares a drug brand's name.
         ("Born in Delavan, then moved.", [("Delavan", "CITY")], True),
         # A wrongly labelled span that holds a code is replaced, not left.
