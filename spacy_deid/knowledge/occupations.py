@@ -97,6 +97,26 @@ def is_known_job(word: str) -> bool:
     return word in occupation_heads() or load("nouns").get(word) is not None
 
 
+# Words a job word is glued to when a space is missing ("achef",
+# "journalistand"); not "or" and "on", which end words ("donor", "surgeon").
+_GLUED_ARTICLES = ("an", "a")
+_GLUED_LINKS = ("and", "with", "at", "by", "for", "of", "in", "to", "from")
+
+
+def glued_job(word: str) -> bool:
+    """Whether a word is a job word glued to a link word after it or an
+    article before it, a space missing ("journalistand", "architectwith",
+    "achef"): the rest, three letters or more, is a job word that a table
+    knows (`is_known_job`), not one guessed from its ending ("a" + "nother")."""
+    word = word.lower()
+    rests = [word[: -len(link)] for link in _GLUED_LINKS if word.endswith(link)]
+    rests += [word[len(a) :] for a in _GLUED_ARTICLES if word.startswith(a)]
+    return any(
+        len(rest) >= 3 and is_known_job(rest) and is_occupation_word(rest)
+        for rest in rests
+    )
+
+
 def names_an_occupation(text: str) -> bool:
     """Whether a phrase names a job: any word heads a job title or is an agent
     noun that is no thing, or a head word names a person ("retired chef")."""

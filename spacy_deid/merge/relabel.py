@@ -24,7 +24,8 @@ A span labelled as an occupation (`occupation_labels`) that has no word able to
 head a job title (`knowledge.occupations`: "dealer", "nurse", an "-er" or "-ist"
 noun that WordNet does not know as a thing, a head noun that names a person,
 "chef"; or an abbreviation of 2 to 4 capitals, "RN") is dropped: "banana",
-"raking the lawn" or "skin stapler" named no job, and its surrogate
+"raking the lawn" or "skin stapler" named no job (a job word glued to the
+next one counts: "journalistand"), and its surrogate
 would garble the note. A name that starts such a span before "'s" stays, as
 `possessor_label` ("Kaveh" of "Kaveh's nebulizer"), and a span that holds a
 code stays whole ("pickup truck (plate 7KQX22915)": the label is wrong, but
@@ -59,7 +60,7 @@ Spans of a shape that is no PHI whatever their label (`not_phi.py`) are
 dropped: a number with its unit (`quantity_labels`: "20 lb", "148 mg/dL"),
 "a/b" that is no month and day either way (`fraction_labels`: "20/25"), one
 word that is a drug's name, hardly a person's and no place's, unless a work
-cue comes before it (`drug_labels`), a
+cue, a cue word or a clinician's title comes before it (`drug_labels`), a
 gestational age (`gestation_labels`: "33 2/7", "26w3d"), a date span with no
 digit, no month, weekday or season and no capitalised word (`date_labels`:
 "OD", "would") or only words for a length of time ("day"), or that is a
@@ -134,7 +135,8 @@ from ..core.cfg_io import CfgSerializable, is_str_list
 from ..core.extensions import ENTS, ENT_IOB, ENT_TYPE, FLAGS, SCORES, SOURCE_ATTR
 from ..core.extensions import SPAN_GROUPS, install_extensions
 from ..knowledge import lookup
-from ..knowledge.occupations import heads_an_occupation, names_an_occupation
+from ..knowledge.occupations import glued_job, heads_an_occupation
+from ..knowledge.occupations import names_an_occupation
 from ..knowledge.credentials import is_credential
 from .not_phi import credential_after_space, credential_follows, credential_start
 from .not_phi import after_title, follows_name, is_clinician_role, is_eponym
@@ -891,7 +893,7 @@ class PhiRelabel(CfgSerializable):
         ):
             return True
         if label in self._drugs and is_drug_word(ent, self.cfg["min_name_count"]):
-            return not self._workplace(ent)
+            return not (self._workplace(ent) or self._after_cue(ent))
         if label in self._languages and self._is_language(ent):
             return True
         if label in self._nameless and is_nameless_word(ent) and not self._cued(ent):
@@ -1228,6 +1230,14 @@ class PhiRelabel(CfgSerializable):
                 return False
         return not self._rule_found(span)
 
+    def _after_cue(self, span: Span) -> bool:
+        """Whether a cue word or a clinician's title comes right before a
+        span ("d/w Azlin", "PCP Azlin")."""
+        if span.start == 0:
+            return False
+        before = cue_word(span.doc[span.start - 1].text)
+        return before in self._cue_words or before in self._cues
+
     def _facility(self, span: Span) -> bool:
         """Whether a `facility_label` span follows a facility cue ("icu at
         spring mount", "transferred from east bend memorial")."""
@@ -1456,10 +1466,11 @@ def _maps_labels_to_words(value: Any) -> bool:
 
 
 def _names_a_job(span: Span, at_head: bool = False) -> bool:
-    """A job's head word (at a head of the phrase with `at_head`), or an
-    abbreviation of 2 to 4 capitals ("RN")."""
+    """A job's head word (at a head of the phrase with `at_head`), one glued
+    to the next word ("journalistand"), or an abbreviation of 2 to 4
+    capitals ("RN")."""
     names = heads_an_occupation if at_head else names_an_occupation
-    if names(span.text):
+    if names(span.text) or any(glued_job(t.text) for t in span if t.is_alpha):
         return True
     return any(t.is_upper and t.is_alpha and 2 <= len(t) <= 4 for t in span)
 

@@ -5,6 +5,7 @@ import pytest
 from spacy_deid.knowledge.occupations import (
     head_words,
     heads_an_occupation,
+    glued_job,
     is_fragment,
     is_known_job,
     is_occupation_word,
@@ -109,3 +110,20 @@ def test_known_jobs_are_known_to_a_table():
     assert is_known_job("Librarian") and is_known_job("chef")
     # An "-er" word no table knows may be a rare surname.
     assert is_occupation_word("vantreeser") and not is_known_job("vantreeser")
+
+
+@pytest.mark.parametrize(
+    "word,expected",
+    [
+        ("welderand", True),
+        ("architectwith", True),
+        ("achef", True),
+        ("therapistat", True),
+        ("another", False),  # "a" + an "-er" word no table knows
+        ("donor", False),  # "or" ends words
+        ("husband", False),
+        ("banana", False),
+    ],
+)
+def test_glued_job_words(word, expected):
+    assert glued_job(word) is expected

@@ -1756,6 +1756,11 @@ def shipped_relabel(nlp_en, text, ents):
         ("hx sz (icu at maple bend)", [("maple bend", "HOSPITAL")], True),
         ("transferred from maple bend.", [("maple bend", "HOSPITAL")], True),
         ("Walked past maple bend.", [("maple bend", "HOSPITAL")], False),
+        # A job word glued to the next word, a space missing.
+        ("Her son is a welderand lives nearby.", [("welderand", "PROFESSION")], True),
+        # A drug brand's name after a clinician's title or a cue is a name.
+        ("Spoke with her PCP Azlin today.", [("Azlin", "DOCTOR")], True),
+        ("Started Azlin today.", [("Azlin", "DOCTOR")], False),
         # A town that shares a drug brand's name.
         ("Born in Delavan, then moved.", [("Delavan", "CITY")], True),
         # A wrongly labelled span that holds a code is replaced, not left.
