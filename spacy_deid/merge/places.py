@@ -11,8 +11,14 @@ from typing import Optional, Tuple
 
 from spacy.tokens import Span
 
+from spacy.lang.en.stop_words import STOP_WORDS
+
 from ..knowledge import lookup
+from ..rules.lexicons.facilities import FACILITY_HEADS
 from ..text.wards import is_ward
+
+# A facility's head words, lower case, longest first ("nursing home").
+_HEADS = sorted((head.lower() for head in FACILITY_HEADS), key=len, reverse=True)
 
 
 def _place_text(span: Span) -> str:
@@ -151,6 +157,18 @@ def holds_surname(span: Span, least: int) -> bool:
     return False
 
 
+def names_facility(text: str) -> bool:
+    """Whether a phrase ends in a facility's head words ("nursing home",
+    "medical center") after a word of its own that is no English stop word
+    ("coconut creek nursing home", not "the nursing home")."""
+    lower = text.lower()
+    head = next((h for h in _HEADS if lower.endswith(" " + h)), None)
+    if head is None:
+        return False
+    words = lower[: -len(head)].split()
+    return any(w.isalpha() and w not in STOP_WORDS for w in words)
+
+
 __all__ = [
     "holds_place",
     "holds_surname",
@@ -159,4 +177,5 @@ __all__ = [
     "is_po_box",
     "place_pair",
     "state_follows",
+    "names_facility",
 ]

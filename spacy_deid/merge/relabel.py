@@ -158,6 +158,7 @@ from .places import (
     is_country_name,
     is_po_box,
     is_ward_span,
+    names_facility,
     place_pair,
     state_follows,
 )
@@ -1240,10 +1241,12 @@ class PhiRelabel(CfgSerializable):
 
     def _facility(self, span: Span) -> bool:
         """Whether a `facility_label` span follows a facility cue ("icu at
-        spring mount", "transferred from east bend memorial")."""
-        if not self.cfg["facility_label"] or span.label_ != self.cfg["facility_label"]:
+        spring mount", "transferred from east bend memorial") or, with the
+        cues set, names one by a facility's head words after a word of its
+        own ("coconut creek nursing home", not "the nursing home")."""
+        if not self._facility_cues or span.label_ != self.cfg["facility_label"]:
             return False
-        return job_cued(span, self._facility_cues)
+        return job_cued(span, self._facility_cues) or names_facility(span.text)
 
     def _workplace(self, span: Span) -> bool:
         """Whether a place-labelled span follows a work cue and names no job:

@@ -1756,6 +1756,10 @@ def shipped_relabel(nlp_en, text, ents):
         ("hx sz (icu at maple bend)", [("maple bend", "HOSPITAL")], True),
         ("transferred from maple bend.", [("maple bend", "HOSPITAL")], True),
         ("Walked past maple bend.", [("maple bend", "HOSPITAL")], False),
+        # Or one that a facility's head words end, after a word of its own.
+        ("Lives at maple bend nursing home.", [("maple bend nursing home", "HOSPITAL")],
+         True),
+        ("Lives at the nursing home.", [("the nursing home", "HOSPITAL")], False),
         # A job word glued to the next word, a space missing.
         ("Her son is a welderand lives nearby.", [("welderand", "PROFESSION")], True),
         # A drug brand's name after a clinician's title or a cue is a name.
