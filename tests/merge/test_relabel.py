@@ -1760,6 +1760,9 @@ def shipped_relabel(nlp_en, text, ents):
         ("Lives at maple bend nursing home.", [("maple bend nursing home", "HOSPITAL")],
          True),
         ("Lives at the nursing home.", [("the nursing home", "HOSPITAL")], False),
+        # A common word after a cue word of a name.
+        ("Pt (nickname chance) is calm.", [("chance", "PATIENT")], True),
+        ("Chaplain sparrow visited.", [("sparrow", "DOCTOR")], True),
         # A job word glued to the next word, a space missing.
         ("Her son is a welderand lives nearby.", [("welderand", "PROFESSION")], True),
         # A drug brand's name after a clinician's title or a cue is a name.
