@@ -37,7 +37,7 @@ used as a word than as a name; no digit) is dropped unless a cue word
 (`cue_words`: "wife", "dr") comes right before it: "availability" tagged as
 a person, "firewall" as a login, "lazy" as a country. "wife opal" stays, and so
 do a span that a rule found as it is (`rule_spans_key`), a person's name next
-to another in a list ("watchers: vanzuiden, page") and a place after a work
+to another in a list ("to watch: akin, burden") and a place after a work
 cue that names no job ("works at walmart") and a hospital after a facility
 cue (`facility_cues`: "icu at spring mount"). With `initial_words`
 the first word may also be a title-case one that opens a sentence or line and
@@ -185,7 +185,7 @@ _SHAPES: Dict[str, Callable[[Span], bool]] = {
     "modal_labels": is_modal_verb,
 }
 _CUE_WINDOW = 3
-# Marks between the items of a list of names ("vanzuiden, page & pierson").
+# Marks between the items of a list of names ("akin, burden & manana").
 _LIST_MARKS = frozenset((",", "&", "and"))
 
 DEFAULT_CONFIG: Dict[str, Any] = {
@@ -1259,7 +1259,7 @@ class PhiRelabel(CfgSerializable):
     def _listed_with_name(self, span: Span) -> bool:
         """Whether a person's name span stands next to another one in a list
         or a hand-over, a comma, "&", "and" or an arrow between them
-        ("watchers: vanzuiden, page", "signout: ramos -> english")."""
+        ("to watch: akin, burden", "signout: ramos -> english")."""
         if span.label_ not in self._persons:
             return False
         doc = span.doc

@@ -183,7 +183,7 @@ def _pieces_outside(models: List[Span], rules: List[Span]) -> List[Span]:
                 continue
             if i > start:
                 piece = _alnum_edges(Span(span.doc, start, i, label=span.label_))
-                if _names_something(piece):
+                if len(piece) and _names_something(piece):
                     pieces.append(piece)
             start = i + 1
     return pieces
@@ -220,7 +220,7 @@ def _alnum_edges(
     doc = span.doc
     while start < first and not any(c.isalnum() for c in doc[start].text):
         start += 1
-    while end > last and not any(c.isalnum() for c in doc[end - 1].text):
+    while end > max(last, start) and not any(c.isalnum() for c in doc[end - 1].text):
         end -= 1
     if (start, end) == (span.start, span.end):
         return span

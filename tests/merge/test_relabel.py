@@ -1729,19 +1729,19 @@ def shipped_relabel(nlp_en, text, ents):
     "text,ents,kept",
     [
         # An ordinary word among names in a list is a name too.
-        ("watchers: quillon, page, vantreese",
-         [("quillon", "PATIENT"), ("page", "PATIENT"), ("vantreese", "PATIENT")],
+        ("watchers: quillon, burden, vantreese",
+         [("quillon", "PATIENT"), ("burden", "PATIENT"), ("vantreese", "PATIENT")],
          True),
-        ("to watch: page & vantreese", [("page", "PATIENT"), ("vantreese", "PATIENT")],
+        ("to watch: burden & vantreese", [("burden", "PATIENT"), ("vantreese", "PATIENT")],
          True),
-        ("watchers: page", [("page", "PATIENT")], False),
+        ("watchers: burden", [("burden", "PATIENT")], False),
         # A hand-over between two clinicians.
-        ("signout: page -> quillon", [("page", "DOCTOR"), ("quillon", "DOCTOR")],
+        ("signout: burden -> quillon", [("burden", "DOCTOR"), ("quillon", "DOCTOR")],
          True),
-        ("(quillon \u2192 page)", [("quillon", "DOCTOR"), ("page", "DOCTOR")], True),
-        ("signout: page -> nights", [("page", "DOCTOR")], False),
-        ("Swam in the pool, page 2", [("pool", "CITY"), ("page", "PATIENT")], False),
-        ("quillon,\npage turned", [("quillon", "PATIENT"), ("page", "PATIENT")], False),
+        ("(quillon \u2192 burden)", [("quillon", "DOCTOR"), ("burden", "DOCTOR")], True),
+        ("signout: burden -> nights", [("burden", "DOCTOR")], False),
+        ("Swam in the pool, burden 2", [("pool", "CITY"), ("burden", "PATIENT")], False),
+        ("quillon,\nburden turned", [("quillon", "PATIENT"), ("burden", "PATIENT")], False),
         # A rare surname with an agent ending after a name and a comma.
         ("watchers: quillon, vantreeser",
          [("quillon", "PATIENT"), ("vantreeser", "PATIENT")], True),

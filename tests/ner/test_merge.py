@@ -269,6 +269,25 @@ def test_merge_properties(seed):
                 assert span not in new
 
 
+@pytest.mark.parametrize("seed", range(60))
+def test_grow_properties_on_words_marks_and_numbers(seed):
+    """With `grow`, on tokens of every kind: no empty or overlapping span, and
+    nothing covered without it is uncovered with it."""
+    rng = np.random.default_rng(seed)
+    words = rng.choice(["zorvex", "-", "7", "room", "\u00b7"], size=25)
+    doc = spacy.blank("en").make_doc(" ".join(words))
+    existing = _random_spans(doc, rng, ["A", "B", "C"])
+    spans = _random_spans(doc, rng, ["A", "B", "C"])
+    kept, new = merge_ents(existing, spans, overwrite=True, protected=["A"], grow=True)
+    result = sorted(kept + new, key=lambda s: s.start)
+    assert all(len(span) for span in result)
+    assert all(a.end <= b.start for a, b in zip(result[:-1], result[1:], strict=True))
+    covered = {i for span in result for i in range(span.start, span.end)}
+    plain = merge_ents(existing, spans, overwrite=True, protected=["A"])
+    for span in plain[0] + plain[1]:
+        assert set(range(span.start, span.end)) <= covered
+
+
 def _check_grown(existing, spans, protected):
     """With `grow`: nothing overlaps, and every token covered without it is
     covered with it."""
