@@ -12,7 +12,10 @@ Sources, for each language:
   surnames that are ordinary words ("Hope", "Brown"), clinical eponyms of
   tests and devices ("Foley", "Doppler"), staff roles, facility words;
 - for English, `spacy_deid.rules.lexicons.clinical.CLINICAL_WORDS` (clinical
-  words of family-history lines).
+  words of family-history lines) and the abbreviations of weekdays and
+  months (`spacy_deid.text.datenames`): alone they date nothing that their
+  other occurrences need, and several are ordinary words ("sat" in "O2 sat
+  97%", "sun", "wed", "mar").
 Entries are lower case; the guard compares them without accents.
 """
 
@@ -20,6 +23,7 @@ import importlib
 from typing import Dict, FrozenSet, Iterable, List
 
 from ..rules.lexicons.clinical import CLINICAL_WORDS
+from ..text.datenames import MONTH_ABBRS, WEEKDAY_ABBRS
 
 # Faker lorem locale per language (its `Provider.word_list`).
 FAKER_WORD_LISTS: Dict[str, str] = {"en": "en_US", "es": "es_ES"}
@@ -92,8 +96,14 @@ ES_WORDS: List[str] = [
     "dias", "semana", "semanas", "mes", "meses", "ano", "anos",
 ]  # fmt: skip
 
+EN_DATE_ABBREVIATIONS: List[str] = [a.lower() for a in MONTH_ABBRS + WEEKDAY_ABBRS]
+
 COMMON_WORDS: Dict[str, List[str]] = {
-    "en": EN_NAME_WORDS + EN_EPONYMS + EN_CLINICAL_WORDS + CLINICAL_WORDS,
+    "en": EN_NAME_WORDS
+    + EN_EPONYMS
+    + EN_CLINICAL_WORDS
+    + CLINICAL_WORDS
+    + EN_DATE_ABBREVIATIONS,
     "es": ES_WORDS,
 }
 

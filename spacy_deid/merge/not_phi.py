@@ -298,6 +298,66 @@ _SCORE_WORDS = frozenset(
     + ("stress", "nausea", "fatigue", "dyspnea", "itch", "itching")
 )
 _ARROWS = frozenset(("->", "\u2192", "=>", "-->"))
+_SEASONS = frozenset(("spring", "summer", "fall", "autumn", "winter"))
+# Words before a season's name that make it an event, not a date ("admitted
+# for fall", "s/p fall", "mechanical fall"): no such season of 8,000 train
+# notes is a gold date.
+_EVENT_CUES = frozenset(
+    (
+        "for", "c/o", "s/p", "developed", "with", "after", "from", "mechanical",
+        "recurrent", "risk", "prior", "sustained", "witnessed", "unwitnessed",
+        "ground", "level", "no", "had", "a",
+    )
+)  # fmt: skip
+_PERCENT = re.compile(r"\d{1,3}(?:\.\d)?%?")
+
+
+def is_season_event(span: Span) -> bool:
+    """Whether a date-labelled span is a season's name used for an event: an
+    event cue before it ("admitted for fall", "s/p fall") or a lower-case word
+    other than "and" or "or" after it ("fall precautions", "the fall was").
+
+    span (Span): The entity.
+    RETURNS (bool): True for such a span.
+    """
+    if len(span) != 1 or span[0].lower_ not in _SEASONS:
+        return False
+    before = _word_before(span.doc, span.start)
+    if before is not None and before.lower_ in _EVENT_CUES:
+        return True
+    after = _word_at(span.doc, span.end)
+    return (
+        after is not None
+        and after.is_alpha
+        and after.is_lower
+        and after.lower_ not in ("and", "or")
+    )
+
+
+def is_saturation(span: Span) -> bool:
+    """Whether a date-labelled span is "sat" (oxygen saturation, not
+    Saturday) before a percentage ("O2 sat 97% RA"): no such "sat" of 8,000
+    train notes is a gold date.
+
+    span (Span): The entity.
+    RETURNS (bool): True for such a span.
+    """
+    if len(span) != 1 or span[0].lower_ != "sat":
+        return False
+    doc = span.doc
+    after = _word_at(doc, span.end)
+    if after is None or not _PERCENT.fullmatch(after.text):
+        return False
+    return after.text.endswith("%") or (
+        after.i + 1 < len(doc) and doc[after.i + 1].text == "%"
+    )
+
+
+def _word_at(doc: Doc, i: int) -> Optional[Token]:
+    """The first token from `i` on that is no space within its line."""
+    while i < len(doc) and doc[i].is_space and "\n" not in doc[i].text:
+        i += 1
+    return doc[i] if i < len(doc) and not doc[i].is_space else None
 
 
 def is_score(span: Span) -> bool:

@@ -82,6 +82,8 @@ a clinical specialty's name (`specialty_labels`: "(Vascular Surgery)"), four
 digits that are no year (`no_year_labels`: "over at 2330"), a day counter
 (`day_count_labels`: "POD 3", "DOL 9"), a modal verb that opens a sentence
 before a verb's base form (`modal_labels`: "Will schedule", not "Will is"),
+a season's name used for an event (`season_labels`: "admitted for fall"),
+"sat" before a percentage (`saturation_labels`: "O2 sat 97%"),
 and a lone credential after a
 person's name, a comma and maybe other credentials ("MA" in "Ana Ruiz, MA" and "CCM" in "Ana
 Ruiz, RN, CCM", not "MA" in "Salem, MA"); a name span of `person_labels` loses
@@ -146,7 +148,7 @@ from .not_phi import in_code, is_duration, is_nameless_word, is_title_after_name
 from .not_phi import in_cased_clause, is_nameless_phrase, is_plain_word
 from .not_phi import is_bare_ordinal, is_list_number, is_no_date, is_score
 from .not_phi import is_day_count, is_modal_verb, is_no_year, is_specialty
-from .not_phi import holds_code
+from .not_phi import holds_code, is_saturation, is_season_event
 from .code import code_lines
 from .cues import cue_after, cue_word, cued_label, job_cued, kin_age, phrase_before
 from .edges import arrow_pieces, clause_end_start, clause_pieces, sentence_pieces
@@ -183,6 +185,8 @@ _SHAPES: Dict[str, Callable[[Span], bool]] = {
     "no_year_labels": is_no_year,
     "day_count_labels": is_day_count,
     "modal_labels": is_modal_verb,
+    "season_labels": is_season_event,
+    "saturation_labels": is_saturation,
 }
 _CUE_WINDOW = 3
 # Marks between the items of a list of names ("akin, burden & manana").
@@ -263,6 +267,8 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "day_count_labels": [],
     "cued_job_labels": [],
     "modal_labels": [],
+    "season_labels": [],
+    "saturation_labels": [],
 }
 
 
@@ -351,6 +357,8 @@ def make_phi_relabel(
     day_count_labels: List[str],
     cued_job_labels: List[str],
     modal_labels: List[str],
+    season_labels: List[str],
+    saturation_labels: List[str],
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -531,6 +539,11 @@ def make_phi_relabel(
     modal_labels (List[str]): Labels whose spans that are a modal verb opening
         a sentence before a verb's base form are no PHI
         (`not_phi.is_modal_verb`: "Will schedule", not "Will is").
+    season_labels (List[str]): Labels whose spans that are a season's name
+        used for an event are no PHI (`not_phi.is_season_event`: "admitted
+        for fall", "fall precautions").
+    saturation_labels (List[str]): Labels whose spans that are "sat" before
+        a percentage are no PHI (`not_phi.is_saturation`: "O2 sat 97%").
     """
     return PhiRelabel(
         name,
@@ -608,6 +621,8 @@ def make_phi_relabel(
         day_count_labels=day_count_labels,
         cued_job_labels=cued_job_labels,
         modal_labels=modal_labels,
+        season_labels=season_labels,
+        saturation_labels=saturation_labels,
     )
 
 

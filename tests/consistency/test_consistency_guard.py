@@ -23,6 +23,13 @@ def test_stop_and_common_words_do_not_spread(word):
     assert spread(text, [(word, "PATIENT")], extra_common_words=[]) == []
 
 
+def test_weekday_and_month_abbreviations_do_not_spread():
+    # "sat" found as a weekday must not mark "O2 sat 97%".
+    text = "Visit sat am. O2 sat 97% on RA."
+    assert spread(text, [("sat", "DATE")]) == []
+    assert {"sat", "sun", "wed", "mar", "fri"} <= common_words("en")
+
+
 def test_rare_single_word_spreads():
     text = "Quillon called. Quillon again."
     assert spread(text, [("Quillon", "PATIENT")]) == [("Quillon", "PATIENT")]

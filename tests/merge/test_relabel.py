@@ -1681,6 +1681,26 @@ def test_times_and_day_counters_are_no_dates(text, surface, label, setting, kept
 
 
 @pytest.mark.parametrize(
+    "text,surface,label,setting,kept",
+    [
+        # A season's name used for an event.
+        ("Admitted for fall last night.", "fall", "DATE", "season_labels", False),
+        ("Fall precautions in place.", "Fall", "DATE", "season_labels", False),
+        ("Seen again last fall.", "fall", "DATE", "season_labels", True),
+        ("Visits each spring and fall.", "spring", "DATE", "season_labels", True),
+        # "sat" before a percentage is a saturation.
+        ("O2 sat 97% on RA.", "sat", "DATE", "saturation_labels", False),
+        ("O2 SAT 92 % on 2L.", "SAT", "DATE", "saturation_labels", False),
+        ("Dialysis tue/thu/sat at 7.", "sat", "DATE", "saturation_labels", True),
+    ],
+)
+def test_seasons_as_events_and_saturations_are_no_dates(
+    text, surface, label, setting, kept
+):
+    check_shape_setting(text, surface, label, setting, kept)
+
+
+@pytest.mark.parametrize(
     "text,surface,label,kept",
     [
         # A modal verb that opens a sentence, a line or a field, before a
