@@ -353,11 +353,20 @@ def is_saturation(span: Span) -> bool:
     )
 
 
+def word_at(doc: Doc, i: int, step: int = 1) -> Optional[int]:
+    """The first token from `i` on, in the direction of `step`, that is no
+    space within the line; None at the text's edge or a line break."""
+    while 0 <= i < len(doc) and doc[i].is_space:
+        if "\n" in doc[i].text:
+            return None
+        i += step
+    return i if 0 <= i < len(doc) else None
+
+
 def _word_at(doc: Doc, i: int) -> Optional[Token]:
-    """The first token from `i` on that is no space within its line."""
-    while i < len(doc) and doc[i].is_space and "\n" not in doc[i].text:
-        i += 1
-    return doc[i] if i < len(doc) and not doc[i].is_space else None
+    """The token `word_at` finds after `i`, or None."""
+    found = word_at(doc, i)
+    return None if found is None else doc[found]
 
 
 def is_score(span: Span) -> bool:

@@ -37,9 +37,9 @@ used as a word than as a name; no digit) is dropped unless a cue word
 (`cue_words`: "wife", "dr") comes right before it: "availability" tagged as
 a person, "firewall" as a login, "lazy" as a country. "wife opal" stays, and so
 do a span that a rule found as it is (`rule_spans_key`), a person's name next
-to another in a list ("to watch: akin, burden") and a place after a work
-cue that names no job ("works at walmart") and a hospital after a facility
-cue (`facility_cues`: "icu at spring mount"). With `initial_words`
+to another in a list ("to watch: akin, burden"), a place after a work cue
+that names no job ("works at walmart") and a hospital after a facility cue
+(`facility_cues`: "icu at spring mount"). With `initial_words`
 the first word may also be a title-case one that opens a sentence or line and
 that almost nobody bears as a name ("The stock market" as a firm); with
 `nameless_word_zipf` a lower-case word nobody bears as a name and no place is
@@ -83,8 +83,8 @@ digits that are no year (`no_year_labels`: "over at 2330"), a day counter
 (`day_count_labels`: "POD 3", "DOL 9"), a modal verb that opens a sentence
 before a verb's base form (`modal_labels`: "Will schedule", not "Will is"),
 a season's name used for an event (`season_labels`: "admitted for fall"),
-"sat" before a percentage (`saturation_labels`: "O2 sat 97%"),
-and a lone credential after a
+"sat" before a percentage (`saturation_labels`: "O2 sat 97%"), and a lone
+credential after a
 person's name, a comma and maybe other credentials ("MA" in "Ana Ruiz, MA" and "CCM" in "Ana
 Ruiz, RN, CCM", not "MA" in "Salem, MA"); a name span of `person_labels` loses
 its trailing ", CNM". Before all that, a span of `credentialed_labels` that a
@@ -148,7 +148,7 @@ from .not_phi import in_code, is_duration, is_nameless_word, is_title_after_name
 from .not_phi import in_cased_clause, is_nameless_phrase, is_plain_word
 from .not_phi import is_bare_ordinal, is_list_number, is_no_date, is_score
 from .not_phi import is_day_count, is_modal_verb, is_no_year, is_specialty
-from .not_phi import holds_code, is_saturation, is_season_event
+from .not_phi import holds_code, is_saturation, is_season_event, word_at
 from .code import code_lines
 from .cues import cue_after, cue_word, cued_label, job_cued, kin_age, phrase_before
 from .edges import arrow_pieces, clause_end_start, clause_pieces, sentence_pieces
@@ -1496,26 +1496,16 @@ def _names_a_job(span: Span, at_head: bool = False) -> bool:
 def _linked_word(doc: Doc, i: int, step: int) -> Optional[int]:
     """From token `i` on, in the direction of `step`: the word beyond a list
     mark (`_LIST_MARKS`) or an arrow on the same line; None if there is none."""
-    mark = _word_at(doc, i, step)
+    mark = word_at(doc, i, step)
     if mark is None:
         return None
     if doc[mark].lower_ in _LIST_MARKS or doc[mark].text in ARROWS:
-        return _word_at(doc, mark + step, step)
+        return word_at(doc, mark + step, step)
     if step < 0 and mark > 0 and arrow_length(doc, mark - 1, mark + 1) == 2:
-        return _word_at(doc, mark - 2, step)  # "-" ">" before the span
+        return word_at(doc, mark - 2, step)  # "-" ">" before the span
     if step > 0 and arrow_length(doc, mark, len(doc)) == 2:
-        return _word_at(doc, mark + 2, step)
+        return word_at(doc, mark + 2, step)
     return None
-
-
-def _word_at(doc: Doc, i: int, step: int) -> Optional[int]:
-    """The first token from `i` on, in the direction of `step`, that is no
-    space within the line; None at the text's edge or a line break."""
-    while 0 <= i < len(doc) and doc[i].is_space:
-        if "\n" in doc[i].text:
-            return None
-        i += step
-    return i if 0 <= i < len(doc) else None
 
 
 def _cut_pieces(
