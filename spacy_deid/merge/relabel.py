@@ -1221,13 +1221,10 @@ class PhiRelabel(CfgSerializable):
     def _common_words_only(self, span: Span) -> bool:
         """Lower-case common words alone (with `initial_words`, the first may
         be a title-case one that starts a sentence: `_initial_word`), with no
-        cue word right before, not found by a rule (a bed list's "447 hammer
-        89 F" names a patient by its shape) and not a sign-out list entry
-        ("laws (19)")."""
-        if self._cued(span) or is_list_entry(span) or self._listed_with_name(span):
-            return False
-        if self._workplace(span) or self._facility(span):
-            return False
+        context that names it (`_named_by_context`) and not found by a rule
+        (a bed list's "447 hammer 89 F" names a patient by its shape). The
+        words are tested first: most spans fail there, and the context checks
+        read the tokens and entities around the span."""
         words = [t for t in span if not t.is_punct and not t.is_space]
         if not words or any(not _lower_word(t) for t in words[1:]):
             return False
@@ -1244,15 +1241,27 @@ class PhiRelabel(CfgSerializable):
                 return False
             if not in_cased_clause(span):
                 return False
-        return not self._rule_found(span)
+        return not (self._named_by_context(span) or self._rule_found(span))
+
+    def _named_by_context(self, span: Span) -> bool:
+        """Whether the words around a span make its ordinary words PHI: a cue
+        word right before it, a sign-out list entry ("laws (19)"), a name
+        listed with names, an employer after a work cue or a hospital after a
+        facility cue."""
+        return (
+            self._cued(span)
+            or is_list_entry(span)
+            or self._listed_with_name(span)
+            or self._workplace(span)
+            or self._facility(span)
+        )
 
     def _after_cue(self, span: Span) -> bool:
-        """Whether a cue word or a clinician's title comes right before a
-        span ("d/w Azlin", "PCP Azlin")."""
-        if span.start == 0:
-            return False
-        before = cue_word(span.doc[span.start - 1].text)
-        return before in self._cue_words or before in self._cues
+        """Whether a cue word (`_cued`) or a clinician's title comes right
+        before a span ("PCP Azlin")."""
+        if self._cued(span):
+            return True
+        return span.start > 0 and cue_word(span.doc[span.start - 1].text) in self._cues
 
     def _facility(self, span: Span) -> bool:
         """Whether a `facility_label` span follows a facility cue ("icu at
