@@ -125,6 +125,17 @@ def arrow_pieces(span: Span) -> List[Tuple[int, int]]:
     return pieces
 
 
+def semicolon_pieces(span: Span) -> List[Tuple[int, int]]:
+    """The (start, end) pieces of a span cut at the semicolons inside it
+    ("Harrowgate; rehab": no name or place holds one, a clause ends there);
+    pieces with no token are left out."""
+    cuts = [t.i for t in span if t.text == ";"]
+    if not cuts:
+        return [(span.start, span.end)]
+    bounds = zip([span.start] + [i + 1 for i in cuts], cuts + [span.end], strict=True)
+    return [(start, end) for start, end in bounds if end > start]
+
+
 def symbol_end(span: Span) -> int:
     """The end of a span without its trailing tokens of neither letters nor
     digits ("·", "→"); a closing bracket whose opening one is in the span

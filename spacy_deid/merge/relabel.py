@@ -98,10 +98,12 @@ The text around a span and the knowledge tables correct the rest: a span of
 label's train spans never hold ("nurse who visits on weekends": a tagger that
 runs on over a clause), a span
 loses the words of the text around it at its edges (`edge_labels`: "slides."
-in "slides. Ana Ruiz", a trailing "·"), and a name span is cut at a sentence
-end inside it; a country's name is a country and a city's a city
+in "slides. Ana Ruiz", a trailing "·"), is cut at a semicolon inside it, and
+a name span at a sentence end inside it; a country's name is a country and a city's a city
 (`country_labels`), and a place with its country or state in one span is
-split in two (`pair_labels`: "Lagos, Nigeria"); a post office box is an
+split in two (`pair_labels`: "Lagos, Nigeria"), and so is a name span that
+lists two people (`name_pair_labels`, `name_pairs.py`: "Tove Haverty, Anselm
+Quillon", not "Haverty, Tove"); a post office box is an
 address (`po_box_labels`); a floor number and a compass direction is a ward
 (`ward_labels`: "5 East" tagged as a date), and a number in brackets after a
 relative's name an age (`kin_age_labels`: "Kids: Anselm (9)"); a job title
@@ -153,6 +155,8 @@ from .code import code_lines
 from .cues import cue_after, cue_word, cued_label, job_cued, kin_age, phrase_before
 from .edges import arrow_pieces, clause_end_start, clause_pieces, sentence_pieces
 from .edges import ARROWS, arrow_length, bracket_pieces, job_tail_start, symbol_end
+from .edges import semicolon_pieces
+from .name_pairs import name_pair
 from .places import (
     holds_place,
     holds_surname,
@@ -233,6 +237,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "facility_heads": {},
     "facility_label": "",
     "pair_labels": [],
+    "name_pair_labels": [],
     "state_label": "",
     "po_box_labels": [],
     "street_label": "",
@@ -323,6 +328,7 @@ def make_phi_relabel(
     facility_heads: Dict[str, List[str]],
     facility_label: str,
     pair_labels: List[str],
+    name_pair_labels: List[str],
     state_label: str,
     po_box_labels: List[str],
     street_label: str,
@@ -412,7 +418,8 @@ def make_phi_relabel(
     edge_labels (List[str]): Labels whose spans lose a leading clause end of
         ordinary words ("slides." in "slides. Ana Ruiz", "person," in
         "person, Acme Services") and trailing symbols ("·", "→"); those of
-        `person_labels` are also cut at a sentence end ("Ana Ruiz. Ben Okoro").
+        `person_labels` are also cut at a sentence end ("Ana Ruiz. Ben Okoro"),
+        and all at a semicolon ("Harrowgate; rehab").
     contact_cues (Dict[str, List[str]]): Label -> cue words ("FAX": ["fax",
         "faxed"], "PHONE": ["tel", "call"]). A span of one of these labels
         takes the label of the nearest cue word before it in its clause
@@ -445,6 +452,10 @@ def make_phi_relabel(
         place and then its country or US state (`places.place_pair`): "Lagos,
         Nigeria" tagged as one organisation becomes `city_label` and
         `country_label`, "Reno, Nevada" `city_label` and `state_label`.
+    name_pair_labels (List[str]): Labels of person names whose spans are split
+        at their one comma when one side is a whole name by itself
+        (`name_pairs.name_pair`): "Tove Haverty, Anselm Quillon" tagged as one
+        name becomes two of the same label; "Haverty, Tove" stays one.
     state_label (str): The label of US states ('' for none: no pair with a
         state is split).
     po_box_labels (List[str]): Labels of spans that become `street_label`
@@ -587,6 +598,7 @@ def make_phi_relabel(
         facility_heads=facility_heads,
         facility_label=facility_label,
         pair_labels=pair_labels,
+        name_pair_labels=name_pair_labels,
         state_label=state_label,
         po_box_labels=po_box_labels,
         street_label=street_label,
@@ -707,6 +719,7 @@ class PhiRelabel(CfgSerializable):
             if cfg["city_label"] and cfg["country_label"]
             else frozenset()
         )
+        self._name_pairs = frozenset(cfg["name_pair_labels"])
         self._contact_cues = {
             cue_word(word): label
             for label, words in cfg["contact_cues"].items()
@@ -721,6 +734,7 @@ class PhiRelabel(CfgSerializable):
             cfg["contact_cues"],
             self._edges,
             self._pairs,
+            self._name_pairs,
             self._arrows,
             self._clauses,
             self._code_line_labels,
@@ -778,6 +792,7 @@ class PhiRelabel(CfgSerializable):
         """The spans an entity that is PHI becomes."""
         ents: List[Span] = []
         pieces = self._edge_pieces(whole)
+        pieces = _cut_pieces(pieces, self._edges, semicolon_pieces)
         pieces = self._arrow_pieces(self._clause_pieces(self._bracket_pieces(pieces)))
         for ent in self._pair_pieces(pieces):
             ent = self._without_credentials(ent)
@@ -884,9 +899,16 @@ class PhiRelabel(CfgSerializable):
 
     def _pair_pieces(self, pieces: List[Span]) -> List[Span]:
         """The pieces, each that names a place and its country or state split
-        in two ("Lagos, Nigeria": a city and a country)."""
+        in two ("Lagos, Nigeria": a city and a country), and each that lists
+        two people's names split into the two."""
         split: List[Span] = []
         for ent in pieces:
+            names = name_pair(ent) if ent.label_ in self._name_pairs else None
+            if names is not None:
+                doc = ent.doc
+                for start, end in ((ent.start, names), (names + 1, ent.end)):
+                    split.append(_copy_attrs(ent, Span(doc, start, end, ent.label_)))
+                continue
             pair = place_pair(ent) if ent.label_ in self._pairs else None
             region = self.cfg[f"{pair[1]}_label"] if pair is not None else ""
             if not region:
@@ -1424,6 +1446,7 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "job_cues",
         "facility_cues",
         "pair_labels",
+        "name_pair_labels",
         "po_box_labels",
         "ward_labels",
         "kin_age_labels",

@@ -1152,6 +1152,65 @@ def test_pairs_split_only_for_their_labels_and_with_a_state_label():
         relabelled_with({**PAIRS, "pair_labels": "CITY"}, text, ents)
 
 
+NAME_PAIRS = {"name_pair_labels": ["DOCTOR", "PATIENT"]}
+
+
+@pytest.mark.parametrize(
+    "surface,expected",
+    [
+        # A whole name on either side: two people.
+        ("Tove Haverty, Anselm Quillon", ["Tove Haverty", "Anselm Quillon"]),
+        ("Haverty, A. Quillon", ["Haverty", "A. Quillon"]),
+        ("A.Quillon, Haverty", ["A.Quillon", "Haverty"]),
+        ("tove haverty, quillon", ["tove haverty", "quillon"]),
+        ("Maria Oduro-Quillon, Tove", ["Maria Oduro-Quillon", "Tove"]),
+        # "Last, First" and its variants: one person.
+        ("Haverty, Tove", ["Haverty, Tove"]),
+        ("Haverty, Tove A", ["Haverty, Tove A"]),
+        ("Haverty, Tove Marie", ["Haverty, Tove Marie"]),
+        ("Ó Quillon, Tove", ["Ó Quillon, Tove"]),
+        ("van der Quillon, Tove", ["van der Quillon, Tove"]),
+        # A suffix or a credential after the comma is no second person.
+        ("Anselm Quillon, Jr.", ["Anselm Quillon, Jr."]),
+        ("Anselm Quillon, RN", ["Anselm Quillon, RN"]),
+        # Words glued to the next, and a slipped space, are no whole name.
+        ("QUILLON, TOVE AMRN", ["QUILLON, TOVE AMRN"]),
+        ("Quillon, Tove JEvaluator", ["Quillon, Tove JEvaluator"]),
+        ("Quillon,T ove", ["Quillon,T ove"]),
+        # Two commas: a list the check leaves alone.
+        ("Maria Haverty, Quillon, Oduro", ["Maria Haverty, Quillon, Oduro"]),
+    ],
+)
+def test_two_names_in_one_span_are_split(surface, expected):
+    text = f"Crew: {surface}\nDestination: home"
+    found = relabelled_with(NAME_PAIRS, text, [(surface, "DOCTOR")])
+    assert found == [(name, "DOCTOR") for name in expected]
+
+
+def test_name_pairs_split_only_for_their_labels():
+    text = "Crew: Tove Haverty, Anselm Quillon"
+    ents = [("Tove Haverty, Anselm Quillon", "ORGANIZATION")]
+    assert relabelled_with(NAME_PAIRS, text, ents) == ents
+    assert relabelled_with({}, text, [("Tove Haverty, Anselm Quillon", "DOCTOR")]) == [
+        ("Tove Haverty, Anselm Quillon", "DOCTOR")
+    ]
+    with pytest.raises(ValueError, match="name_pair_labels"):
+        relabelled_with({"name_pair_labels": "DOCTOR"}, text, [])
+
+
+def test_an_edge_label_span_is_cut_at_a_semicolon():
+    text = "prior adm at harrowgate; rehab at Quillon Manor; Tove; ok"
+    ents = [("harrowgate; rehab", "HOSPITAL"), ("Tove; ok", "PATIENT")]
+    config = {"edge_labels": ["HOSPITAL", "PATIENT"]}
+    assert relabelled_with(config, text, ents) == [
+        ("harrowgate", "HOSPITAL"),
+        ("rehab", "HOSPITAL"),
+        ("Tove", "PATIENT"),
+        ("ok", "PATIENT"),
+    ]
+    assert relabelled_with({}, text, ents) == ents
+
+
 def test_a_po_box_is_an_address_with_the_po_the_tagger_left_out():
     config = {"po_box_labels": ["IDNUM", "ZIP"], "street_label": "STREET"}
     text = "Mail: P.O. Box 4410. Alt: P O Box 12; PO Box 77, POB 88, ID 1234 Box 99"
