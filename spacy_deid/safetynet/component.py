@@ -18,7 +18,9 @@ and looks like a name (`guard.NameGuard`):
 - with the `month` class on (off by default), a month's full name in title
   case standing free, "May" left out (`months.py`);
 - with the `ward` class on (off by default), a floor number and a compass
-  direction ("admitted to 4 West", `wards.py`).
+  direction ("admitted to 4 West", `wards.py`);
+- with the `facility` class on (off by default), a hospital's initials after
+  "to", "from" or "at" ("transferred from QVH", `facilities.py`).
 
 A name extends over further name-like words, middle initials and hyphenated
 parts on its line ("per rn b. achebe" gives "b. achebe"); a name followed by
@@ -40,11 +42,12 @@ from ..core.extensions import SPAN_GROUPS, install_extensions
 from ..labels import LABEL_NAMES, NOT_PHI_KEY, normalize_label
 from ..tagging.ents import first_free, token_mask, write_ents
 from .cues import ARROW, CITY, CLINICIAN, CUE_CLASSES, PATIENT, RELATIVE
-from .cues import MONTH, SIGN_OFF, STATE, WARD
+from .cues import FACILITY, MONTH, SIGN_OFF, STATE, WARD
 from .cues import CueIndex, default_cues
 from .finder import NameReader, after_cues, around_arrows, before_post_nominals
 from .finder import sentence_subjects
 from .guard import NameGuard
+from .facilities import find_facilities
 from .months import find_months
 from .places import find_places
 from .wards import find_wards
@@ -103,7 +106,7 @@ def make_phi_safety_net(
 
     labels (Dict[str, str]): PHI label per cue class ("clinician",
         "patient", "relative", "sign_off", "arrow", "state", "city", "month",
-        "ward"); a class mapped to null (or left out) is off.
+        "ward", "facility"); a class mapped to null (or left out) is off.
     max_word_zipf (float): A word at least this frequent (zipf) is ordinary:
         a name only after a strong cue, title-cased ("wife June").
     min_name_count (int): People bearing a name (Census surname plus SSA
@@ -281,6 +284,8 @@ class PhiSafetyNet(CfgSerializable, Pipe):
             found += find_months(words, taken_flags)
         if WARD in labels:
             found += find_wards(words, taken_flags)
+        if FACILITY in labels:
+            found += find_facilities(words, taken_flags)
         intervals = sorted(
             {
                 (words.words[s].index, words.words[e - 1].index + 1, kind)

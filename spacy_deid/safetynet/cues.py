@@ -26,6 +26,8 @@ CITY = "city"
 MONTH = "month"
 # A floor number and a compass direction (`wards.py`).
 WARD = "ward"
+# A hospital's initials after "to", "from", "at" (`facilities.py`).
+FACILITY = "facility"
 CUE_CLASSES = (
     CLINICIAN,
     PATIENT,
@@ -36,6 +38,7 @@ CUE_CLASSES = (
     CITY,
     MONTH,
     WARD,
+    FACILITY,
 )
 
 CLINICIAN_TITLES: Tuple[str, ...] = ("dr", "doctor")

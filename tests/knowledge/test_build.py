@@ -108,6 +108,28 @@ def test_drug_rows():
     assert "a very long chemical name indeed" not in drugs
 
 
+ABBREVIATIONS = {
+    "_version": "abc123",
+    "BPH": ["benign prostatic hyperplasia"],
+    "OSH": ["outside hospital"],
+    "QVH": ["Quillon Valley Hospital"],
+    "AHFS": ["American Hospital Formulary Service"],
+    "T1DM": ["type 1 diabetes mellitus"],
+    "A": ["artery"],
+    "ED": ["emergency department", "Tove Medical Center"],
+}
+
+
+def test_abbreviation_rows_keep_one_word_of_letters_and_mark_hospitals():
+    assert build_knowledge.abbreviation_rows(ABBREVIATIONS) == {
+        "ahfs": "term",  # names a service, not a hospital
+        "bph": "term",
+        "ed": "term",  # not every meaning names a hospital
+        "osh": "term",
+        "qvh": "hospital",
+    }
+
+
 def test_condition_rows_keep_short_plain_diagnoses():
     rows = build_knowledge.condition_rows(ICD_XML, max_words=6)
     # Spaces normalised; "unspecified", "Other ...", brackets, long
@@ -313,6 +335,10 @@ def _wheels(tmp_path):
             files["holidays"] + "AA.mo": HOLIDAY_MO[0],
             files["holidays"] + "BB.mo": HOLIDAY_MO[1],
         },
+        "abbreviations": {
+            build_knowledge.ABBREVIATIONS_PACKAGE_LICENSE: "MIT License\n",
+            files["abbreviations"]: gzip.compress(json.dumps(ABBREVIATIONS).encode()),
+        },
         "languages": {
             build_knowledge.LANGUAGES_PACKAGE_LICENSE: "MIT License\n",
             files["languages"] + "name_data.py": NAME_DATA,
@@ -365,6 +391,8 @@ def test_build_twice_gives_the_same_bytes(tmp_path):
     extra = {"carnival": "Carnival", "tinytown": "Tinytown"}
     assert read_table("holidays", first) == {**HOLIDAYS, **extra}
     assert "MIT" in (first / "holidays.LICENSE.md").read_text(encoding="utf-8")
+    assert read_table("abbreviations", first)["qvh"] == "hospital"
+    assert "imantsm" in (first / "abbreviations.LICENSE.md").read_text(encoding="utf-8")
     assert "UNICODE LICENSE V3" in (first / "languages.LICENSE.md").read_text(encoding="utf-8")
     assert "Princeton" in (first / "nouns.LICENSE.md").read_text(encoding="utf-8")
     assert "WordNet Release" in (first / "nouns.LICENSE.md").read_text(encoding="utf-8")
