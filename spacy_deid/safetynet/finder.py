@@ -23,6 +23,9 @@ MAX_NAME_WORDS = 4  # name words and initials in one span
 _AFTER_CUE = frozenset({".", ":"})  # "Dr.", "cc:", "Attending:"
 _AFTER_RELATIVE = frozenset({".", ":", ","})  # "sister, Fenella"
 _TITLES = frozenset(tuple(pieces(t)) for t in CLINICIAN_TITLES)
+# Clinician cues that also open other phrases ("per diem", "CC: rash" as the
+# chief complaint): no lower-case ordinary word is a name after them.
+_NOT_ONLY_NAMES = frozenset(tuple(pieces(t)) for t in ("per", "cc:"))
 _LINE_START = frozenset(tuple(pieces(t)) for t in LINE_START)
 _POST_NOMINALS = frozenset(tuple(pieces(t)) for t in POST_NOMINALS)
 # Every arrow starts and ends with one of these characters.
@@ -63,6 +66,7 @@ class NameReader:
         strong: bool = False,
         allow_caps: bool = False,
         clinician: bool = False,
+        naming_cue: bool = False,
     ) -> Optional[Tuple[int, int]]:
         """The name starting at a word position, as (first, end), or None."""
         start = position
@@ -75,7 +79,11 @@ class NameReader:
             return None
         text = self.words[position].text
         if not self.guard.is_name(
-            text, strong=strong, allow_caps=allow_caps, clinician=clinician
+            text,
+            strong=strong,
+            allow_caps=allow_caps,
+            clinician=clinician,
+            naming_cue=naming_cue,
         ) and not (
             self.guard.is_first_name_word(text) and self._continues(position + 1)
         ):
@@ -207,6 +215,7 @@ def _after_cue(
         strong=strong,
         allow_caps=cue in _TITLES,
         clinician=kind == CLINICIAN,
+        naming_cue=kind == CLINICIAN and cue not in _NOT_ONLY_NAMES,
     )
     if span is None and strong and kind == RELATIVE:
         span = _name_before_modal(words, reader, position)

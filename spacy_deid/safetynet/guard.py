@@ -100,6 +100,10 @@ WEEKDAY_ABBREVIATIONS: Tuple[str, ...] = (
 _MIN_UNSEEN_LENGTH = 5
 # Words this common are no surname after "dr" even in lower case ("dr said").
 _MAX_TITLED_LOWER_ZIPF = 5.5
+# After a clinician cue, a lower-case word used at most this much more as a
+# word than as a name (zipf) may be a surname: "d/w lincoln" (0.9), "per
+# mills" (0.5), not "d/w staff" (3.2) or "spoke with blood bank" (2.8).
+_MAX_CUED_WORD_OVER_NAME = 1.5
 # A word one slip away from a word this common is taken as its misspelling.
 _MISSPELT_ZIPF = 3.0
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -161,6 +165,7 @@ class NameGuard:
         max_unseen_zipf: float,
         lower_unseen: bool = False,
         lower_after_title: bool = False,
+        lower_after_cue: bool = False,
         stop_words: Iterable[str] = (),
         extra_words: Iterable[str] = (),
     ) -> None:
@@ -178,6 +183,9 @@ class NameGuard:
         lower_after_title (bool): After a clinician title ("dr"), a
             lower-case ordinary word that is a frequent surname is a name
             ("dr mills").
+        lower_after_cue (bool): After a clinician cue ("d/w", "rn"), a
+            lower-case ordinary word that is a frequent surname and is used
+            not much more as a word than as a name is a name ("d/w lincoln").
         stop_words (Iterable[str]): The language's stop words (ordinary).
         extra_words (Iterable[str]): More words that are never names.
         """
@@ -187,6 +195,7 @@ class NameGuard:
         self.max_unseen_zipf = max_unseen_zipf
         self.lower_unseen = lower_unseen
         self.lower_after_title = lower_after_title
+        self.lower_after_cue = lower_after_cue
         self.stop_words = frozenset(word.lower() for word in stop_words)
         self.date_words = date_words()
         self.never = frozenset(
@@ -202,6 +211,7 @@ class NameGuard:
         allow_caps: bool = False,
         surname: bool = False,
         clinician: bool = False,
+        naming_cue: bool = False,
     ) -> bool:
         """Whether a token may be a name in its position.
 
@@ -214,6 +224,10 @@ class NameGuard:
         clinician (bool): After a clinician cue ("per"): with `lower_unseen`,
             a lower-case word that no table knows, not even as a word, and
             that is no misspelling of a common word is a name ("per turci").
+        naming_cue (bool): After a clinician cue that opens nothing but a
+            name ("d/w", "rn"; not "per" of "per diem"): with
+            `lower_after_cue`, a lower-case frequent surname that English uses
+            not much more as a word is a name ("d/w lincoln").
         RETURNS (bool): Whether it is name-like.
         """
         if len(text) < 2 or not _WORD.match(text):
@@ -234,6 +248,8 @@ class NameGuard:
         if self._is_ordinary(lower, known):
             if allow_caps and self._surname_after_title(text, lower, known):
                 return True
+            if naming_cue and self._surname_after_cue(text, lower, known):
+                return True
             return strong and is_titled(text) and people >= self.min_strong_name_count
         if people >= self.min_name_count:
             return True
@@ -245,6 +261,19 @@ class NameGuard:
         if strong or is_titled(text):
             return True
         return clinician and self.lower_unseen and self._unseen_lower(lower, known)
+
+    def _surname_after_cue(self, text: str, lower: str, known: Knowledge) -> bool:
+        """With `lower_after_cue`: a lower-case frequent surname, no stop word
+        or date word, that English uses not much more as a word than as a
+        name ("d/w lincoln", not "d/w staff")."""
+        return (
+            self.lower_after_cue
+            and text.islower()
+            and known.surname_count >= self.min_strong_name_count
+            and known.word_zipf - known.name_zipf < _MAX_CUED_WORD_OVER_NAME
+            and lower not in self.stop_words
+            and lower not in self.date_words
+        )
 
     def _surname_after_title(self, text: str, lower: str, known: Knowledge) -> bool:
         """With `lower_after_title`: a lower-case frequent surname that is no

@@ -268,6 +268,33 @@ def test_lower_after_title_is_off_by_default(nlp):
         make_nlp(lower_after_title=1)
 
 
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("d/w mills re: plan", [("mills", "DOCTOR")]),
+        ("cocaine + ; d/w lincoln may diurese", [("lincoln", "DOCTOR")]),
+        ("rn grant aware", [("grant", "DOCTOR")]),
+        # Used far more as words than as names, or no surname at all.
+        ("d/w staff and family", []),
+        ("spoke with blood bank re: products", []),
+        ("d/w team", []),
+        # Cues that open other phrases: "per diem", the chief complaint.
+        ("pt per diem teacher", []),
+        ("CC: rash", []),
+        # Title case is the ordinary guard's, as before.
+        ("d/w Staff", []),
+    ],
+)
+def test_lower_case_surnames_after_a_naming_cue(text, expected):
+    assert ents(make_nlp(lower_after_cue=True)(text)) == expected
+
+
+def test_lower_after_cue_is_off_by_default(nlp):
+    assert ents(nlp("d/w mills re: plan")) == []
+    with pytest.raises(ValueError, match="lower_after_cue"):
+        make_nlp(lower_after_cue="yes")
+
+
 def test_one_slip_finds_misspellings():
     from spacy_deid.safetynet.guard import is_misspelling, one_slip
 
