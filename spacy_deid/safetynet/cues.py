@@ -87,6 +87,10 @@ CLINICIAN_CUES: Tuple[str, ...] = (
     "attn",
     "lpn",
 )
+# A care role before a first name, as a title is: strong ("nurse Bill",
+# "tech Summer"; in train a title-case word after "nurse" or "therapist" is a
+# gold name in 54 of 56 cases outside all-capitals headers).
+CLINICIAN_ROLES: Tuple[str, ...] = ("nurse", "tech", "therapist", "chaplain")
 # After a name: "Feliciano, MD". Upper case only ("to DO list" aside).
 POST_NOMINALS: Tuple[str, ...] = ("MD", "DO", "RN", "NP", "PA")
 # A pager number in brackets after a clinician's name ("castellanos (pgr 3-2210)",
@@ -170,6 +174,7 @@ def default_cues() -> List[Cue]:
     """Every prefix cue, titles and relatives strong."""
     groups: Sequence[Tuple[Iterable[str], str, bool]] = (
         (CLINICIAN_TITLES, CLINICIAN, True),
+        (CLINICIAN_ROLES, CLINICIAN, True),
         (CLINICIAN_CUES, CLINICIAN, False),
         (PATIENT_TITLES, PATIENT, True),
         (PATIENT_CUES, PATIENT, False),

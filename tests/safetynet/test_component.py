@@ -163,6 +163,16 @@ def test_ordinary_name_words_only_after_strong_cues_written_as_names(nlp):
     assert ents(nlp("husband grant")) == []
 
 
+def test_a_care_role_is_a_strong_cue(nlp):
+    assert ents(nlp("meds given; nurse Bill present.")) == [("Bill", "DOCTOR")]
+    assert ents(nlp("rad tech Summer aware")) == [("Summer", "DOCTOR")]
+    assert ents(nlp("chaplain Tove Haverty visited")) == [("Tove Haverty", "DOCTOR")]
+    # Not a name: lower case, a header in capitals, words nobody bears.
+    assert ents(nlp("nurse will call back")) == []
+    assert ents(nlp("NURSE NOTE\nPt resting")) == []
+    assert ents(nlp("Nurse Note: pt resting.")) == []
+
+
 def test_never_overrides_or_overlaps_existing_entities(nlp):
     doc = nlp.make_doc("Pt Orsolya Brandwijk seen; sis Fenella called")
     doc.ents = [Span(doc, 2, 3, label="HOSPITAL")]  # "Brandwijk"
