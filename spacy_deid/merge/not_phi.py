@@ -353,6 +353,42 @@ def is_saturation(span: Span) -> bool:
     )
 
 
+# Words after the past tense of "sit" ("sat in chair", "sat up").
+SIT_AFTER = frozenset(
+    {"in", "on", "up", "down", "with", "beside", "near", "by", "outside",
+     "quietly", "still", "upright", "alone", "there"}
+)  # fmt: skip
+# Words before a weekday ("on sat in clinic", "until sat").
+WEEKDAY_BEFORE = frozenset(
+    {"on", "until", "till", "thru", "through", "by", "next", "last", "this",
+     "every", "from", "since", "before", "after", "each"}
+)  # fmt: skip
+
+
+def is_sat_verb(span: Span) -> bool:
+    """Whether a date-labelled span is a lower-case "sat" that is the verb
+    ("pt sat in chair", "the cat sat on the mat"): a word of `SIT_AFTER`
+    follows on its line, none of `WEEKDAY_BEFORE` comes before, and no
+    number follows ("on sat in clinic", "sat in 2 weeks" are weekdays). No
+    gold date of 8,000 train notes is such a "sat"; "at" is left out ("sat
+    at 3pm" is a weekday there).
+
+    span (Span): The entity.
+    RETURNS (bool): True for such a span.
+    """
+    if len(span) != 1 or span[0].text != "sat":
+        return False
+    doc = span.doc
+    after = _word_at(doc, span.end)
+    if after is None or after.lower_ not in SIT_AFTER:
+        return False
+    following = _word_at(doc, after.i + 1)
+    if following is not None and any(c.isdigit() for c in following.text):
+        return False
+    before = word_at(doc, span.start - 1, step=-1)
+    return before is None or doc[before].lower_ not in WEEKDAY_BEFORE
+
+
 def word_at(doc: Doc, i: int, step: int = 1) -> Optional[int]:
     """The first token from `i` on, in the direction of `step`, that is no
     space within the line; None at the text's edge or a line break."""

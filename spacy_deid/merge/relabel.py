@@ -83,7 +83,8 @@ digits that are no year (`no_year_labels`: "over at 2330"), a day counter
 (`day_count_labels`: "POD 3", "DOL 9"), a modal verb that opens a sentence
 before a verb's base form (`modal_labels`: "Will schedule", not "Will is"),
 a season's name used for an event (`season_labels`: "admitted for fall"),
-"sat" before a percentage (`saturation_labels`: "O2 sat 97%"), and a lone
+"sat" before a percentage (`saturation_labels`: "O2 sat 97%"), "sat" the
+verb (`sat_verb_labels`: "sat in chair"), and a lone
 credential after a
 person's name, a comma and maybe other credentials ("MA" in "Ana Ruiz, MA" and "CCM" in "Ana
 Ruiz, RN, CCM", not "MA" in "Salem, MA"); a name span of `person_labels` loses
@@ -151,6 +152,7 @@ from .not_phi import in_cased_clause, is_nameless_phrase, is_plain_word
 from .not_phi import is_bare_ordinal, is_list_number, is_no_date, is_score
 from .not_phi import is_day_count, is_modal_verb, is_no_year, is_specialty
 from .not_phi import holds_code, is_saturation, is_season_event, word_at
+from .not_phi import is_sat_verb
 from .code import code_lines
 from .cues import cue_after, cue_word, cued_label, job_cued, kin_age, phrase_before
 from .edges import arrow_pieces, clause_end_start, clause_pieces, sentence_pieces
@@ -191,6 +193,7 @@ _SHAPES: Dict[str, Callable[[Span], bool]] = {
     "modal_labels": is_modal_verb,
     "season_labels": is_season_event,
     "saturation_labels": is_saturation,
+    "sat_verb_labels": is_sat_verb,
 }
 _CUE_WINDOW = 3
 # Marks between the items of a list of names ("akin, burden & manana").
@@ -274,6 +277,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "modal_labels": [],
     "season_labels": [],
     "saturation_labels": [],
+    "sat_verb_labels": [],
 }
 
 
@@ -365,6 +369,7 @@ def make_phi_relabel(
     modal_labels: List[str],
     season_labels: List[str],
     saturation_labels: List[str],
+    sat_verb_labels: List[str],
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -555,6 +560,9 @@ def make_phi_relabel(
         for fall", "fall precautions").
     saturation_labels (List[str]): Labels whose spans that are "sat" before
         a percentage are no PHI (`not_phi.is_saturation`: "O2 sat 97%").
+    sat_verb_labels (List[str]): Labels whose spans that are "sat" the verb
+        are no PHI (`not_phi.is_sat_verb`: "pt sat in chair", not "on sat in
+        clinic").
     """
     return PhiRelabel(
         name,
@@ -635,6 +643,7 @@ def make_phi_relabel(
         modal_labels=modal_labels,
         season_labels=season_labels,
         saturation_labels=saturation_labels,
+        sat_verb_labels=sat_verb_labels,
     )
 
 

@@ -1751,6 +1751,14 @@ def test_times_and_day_counters_are_no_dates(text, surface, label, setting, kept
         ("O2 sat 97% on RA.", "sat", "DATE", "saturation_labels", False),
         ("O2 SAT 92 % on 2L.", "SAT", "DATE", "saturation_labels", False),
         ("Dialysis tue/thu/sat at 7.", "sat", "DATE", "saturation_labels", True),
+        # "sat" the verb.
+        ("Pt sat in chair for 2 hours.", "sat", "DATE", "sat_verb_labels", False),
+        ("The cat sat on the mat.", "sat", "DATE", "sat_verb_labels", False),
+        ("pt sat up with assist", "sat", "DATE", "sat_verb_labels", False),
+        ("Seen on sat in clinic.", "sat", "DATE", "sat_verb_labels", True),
+        ("f/u sat in 2 weeks", "sat", "DATE", "sat_verb_labels", True),
+        ("RTC sat at 3pm", "sat", "DATE", "sat_verb_labels", True),
+        ("Clinic Sat in the morning", "Sat", "DATE", "sat_verb_labels", True),
     ],
 )
 def test_seasons_as_events_and_saturations_are_no_dates(
