@@ -342,12 +342,10 @@ def is_saturation(span: Span) -> bool:
     span (Span): The entity.
     RETURNS (bool): True for such a span.
     """
-    if len(span) != 1 or span[0].lower_ != "sat":
-        return False
-    doc = span.doc
-    after = _word_at(doc, span.end)
+    after = _after_sat(span)
     if after is None or not _PERCENT.fullmatch(after.text):
         return False
+    doc = span.doc
     return after.text.endswith("%") or (
         after.i + 1 < len(doc) and doc[after.i + 1].text == "%"
     )
@@ -376,17 +374,22 @@ def is_sat_verb(span: Span) -> bool:
     span (Span): The entity.
     RETURNS (bool): True for such a span.
     """
-    if len(span) != 1 or span[0].text != "sat":
+    after = _after_sat(span)
+    if span[0].text != "sat" or after is None or after.lower_ not in SIT_AFTER:
         return False
     doc = span.doc
-    after = _word_at(doc, span.end)
-    if after is None or after.lower_ not in SIT_AFTER:
-        return False
     following = _word_at(doc, after.i + 1)
     if following is not None and any(c.isdigit() for c in following.text):
         return False
     before = word_at(doc, span.start - 1, step=-1)
     return before is None or doc[before].lower_ not in WEEKDAY_BEFORE
+
+
+def _after_sat(span: Span) -> Optional[Token]:
+    """The word after a span that is "sat" alone (any case), on its line."""
+    if len(span) != 1 or span[0].lower_ != "sat":
+        return None
+    return _word_at(span.doc, span.end)
 
 
 def word_at(doc: Doc, i: int, step: int = 1) -> Optional[int]:
