@@ -125,8 +125,8 @@ def make_phi_safety_net(
         word in lower case that is also an ordinary word is a name when at
         least `min_strong_name_count` people bear it as a surname and it is
         not one of the most common words ("dr mills", not "dr said").
-    lower_after_cue (bool): After another clinician cue ("d/w", "rn"; not
-        "per" or "cc:", which open other phrases), a word in lower case that is also an ordinary word is a name
+    lower_after_cue (bool): After another clinician cue ("d/w", "rn",
+        "per"; not "cc:", also the chief complaint), a word in lower case that is also an ordinary word is a name
         when at least `min_strong_name_count` people bear it as a surname and
         English uses it not much more as a word than as a name ("d/w
         lincoln", not "d/w staff").

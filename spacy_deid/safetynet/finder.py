@@ -23,9 +23,9 @@ MAX_NAME_WORDS = 4  # name words and initials in one span
 _AFTER_CUE = frozenset({".", ":"})  # "Dr.", "cc:", "Attending:"
 _AFTER_RELATIVE = frozenset({".", ":", ","})  # "sister, Fenella"
 _TITLES = frozenset(tuple(pieces(t)) for t in CLINICIAN_TITLES)
-# Clinician cues that also open other phrases ("per diem", "CC: rash" as the
-# chief complaint): no lower-case ordinary word is a name after them.
-_NOT_ONLY_NAMES = frozenset(tuple(pieces(t)) for t in ("per", "cc:"))
+# A clinician cue that also opens another phrase ("CC: rash", the chief
+# complaint): no lower-case ordinary word is a name after it.
+_NOT_ONLY_NAMES = frozenset(tuple(pieces(t)) for t in ("cc:",))
 _LINE_START = frozenset(tuple(pieces(t)) for t in LINE_START)
 _POST_NOMINALS = frozenset(tuple(pieces(t)) for t in POST_NOMINALS)
 # Every arrow starts and ends with one of these characters.

@@ -50,6 +50,10 @@ CLINICAL_WORDS: Tuple[str, ...] = (
     "hgb",
     "alb",
     "trop",
+    # Latin after "per" ("per diem", "per annum"), which 1,000+ bear as names.
+    "diem",
+    "annum",
+    "capita",
 )
 UNITS: Tuple[str, ...] = (
     "mg",
@@ -225,7 +229,7 @@ class NameGuard:
             a lower-case word that no table knows, not even as a word, and
             that is no misspelling of a common word is a name ("per turci").
         naming_cue (bool): After a clinician cue that opens nothing but a
-            name ("d/w", "rn"; not "per" of "per diem"): with
+            name ("d/w", "rn", "per"; not "cc:", the chief complaint): with
             `lower_after_cue`, a lower-case frequent surname that English uses
             not much more as a word is a name ("d/w lincoln").
         RETURNS (bool): Whether it is name-like.

@@ -288,7 +288,8 @@ def test_lower_after_title_is_off_by_default(nlp):
         ("d/w staff and family", []),
         ("spoke with blood bank re: products", []),
         ("d/w team", []),
-        # Cues that open other phrases: "per diem", the chief complaint.
+        ("per mills ok to feed", [("mills", "DOCTOR")]),
+        # Latin after "per", and the chief complaint after "CC:".
         ("pt per diem teacher", []),
         ("CC: rash", []),
         # Title case is the ordinary guard's, as before.
