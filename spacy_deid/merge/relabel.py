@@ -104,7 +104,9 @@ a name span at a sentence end inside it; a country's name is a country and a cit
 (`country_labels`), and a place with its country or state in one span is
 split in two (`pair_labels`: "Lagos, Nigeria"), and so is a name span that
 lists two people (`name_pair_labels`, `name_pairs.py`: "Tove Haverty, Anselm
-Quillon", not "Haverty, Tove"); a post office box is an
+Quillon", not "Haverty, Tove"); a name beside the record number is the
+patient's, and so are its other mentions (`record_cues`, `record_labels`,
+`records.py`: "Call from: Ana Ruiz" above "Ana Ruiz  MRN 00412"); a post office box is an
 address (`po_box_labels`); a floor number and a compass direction is a ward
 (`ward_labels`: "5 East" tagged as a date), and a number in brackets after a
 relative's name an age (`kin_age_labels`: "Kids: Anselm (9)"); a job title
@@ -159,6 +161,7 @@ from .edges import arrow_pieces, clause_end_start, clause_pieces, sentence_piece
 from .edges import ARROWS, arrow_length, bracket_pieces, job_tail_start, symbol_end
 from .edges import semicolon_pieces
 from .name_pairs import name_pair
+from .records import is_titled, name_words, record_name_words
 from .places import (
     holds_place,
     holds_surname,
@@ -241,6 +244,8 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "facility_label": "",
     "pair_labels": [],
     "name_pair_labels": [],
+    "record_cues": [],
+    "record_labels": {},
     "state_label": "",
     "po_box_labels": [],
     "street_label": "",
@@ -333,6 +338,8 @@ def make_phi_relabel(
     facility_label: str,
     pair_labels: List[str],
     name_pair_labels: List[str],
+    record_cues: List[str],
+    record_labels: Dict[str, str],
     state_label: str,
     po_box_labels: List[str],
     street_label: str,
@@ -461,6 +468,13 @@ def make_phi_relabel(
         at their one comma when one side is a whole name by itself
         (`name_pairs.name_pair`): "Tove Haverty, Anselm Quillon" tagged as one
         name becomes two of the same label; "Haverty, Tove" stays one.
+    record_cues (List[str]): Words that, right after a name on its line, make
+        it the patient's ("MRN", "DOB"; `records.py`).
+    record_labels (Dict[str, str]): Label -> the patient's label: a name of
+        the label made only of the words of a name a record cue follows, and
+        with no clinician title (`clinician_cues`) or credential, takes the
+        patient's label ({"DOCTOR": "PATIENT"}: "Call from: Ana Ruiz" above
+        "Ana Ruiz  MRN 00412").
     state_label (str): The label of US states ('' for none: no pair with a
         state is split).
     po_box_labels (List[str]): Labels of spans that become `street_label`
@@ -607,6 +621,8 @@ def make_phi_relabel(
         facility_label=facility_label,
         pair_labels=pair_labels,
         name_pair_labels=name_pair_labels,
+        record_cues=record_cues,
+        record_labels=record_labels,
         state_label=state_label,
         po_box_labels=po_box_labels,
         street_label=street_label,
@@ -729,6 +745,8 @@ class PhiRelabel(CfgSerializable):
             else frozenset()
         )
         self._name_pairs = frozenset(cfg["name_pair_labels"])
+        self._record_cues = frozenset(cue_word(w) for w in cfg["record_cues"])
+        self._record_labels = dict(cfg["record_labels"]) if self._record_cues else {}
         self._contact_cues = {
             cue_word(word): label
             for label, words in cfg["contact_cues"].items()
@@ -744,6 +762,7 @@ class PhiRelabel(CfgSerializable):
             self._edges,
             self._pairs,
             self._name_pairs,
+            self._record_labels,
             self._arrows,
             self._clauses,
             self._code_line_labels,
@@ -794,7 +813,7 @@ class PhiRelabel(CfgSerializable):
                 for piece in self._checked_pieces(whole)
                 if piece is whole or not self._not_phi(piece)
             )
-        write_ents(doc, ents, default="outside")
+        write_ents(doc, self._as_record_patients(ents), default="outside")
         return doc
 
     def _checked_pieces(self, whole: Span) -> List[Span]:
@@ -838,6 +857,26 @@ class PhiRelabel(CfgSerializable):
         # holds no PHI.
         trimmed = (_without_spaces(piece) for piece in ents)
         return [piece for piece in trimmed if piece is not None]
+
+    def _as_record_patients(self, ents: List[Span]) -> List[Span]:
+        """The entities, each name made only of the words of a name that a
+        record cue follows taking the patient's label (`record_labels`)."""
+        if not self._record_labels:
+            return ents
+        labels = frozenset(self._record_labels) | frozenset(
+            self._record_labels.values()
+        )
+        words = record_name_words(ents, self._record_cues, labels)
+        if not words:
+            return ents
+        out = []
+        for ent in ents:
+            label = self._record_labels.get(ent.label_)
+            own = name_words(ent.text) if label else frozenset()
+            if own and own <= words and not is_titled(ent, self._cues):
+                ent = _with_label(ent, label)
+            out.append(ent)
+        return out
 
     def _edge_pieces(self, ent: Span) -> List[Span]:
         """A span without a leading clause end of ordinary words, and a
@@ -1456,6 +1495,7 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "facility_cues",
         "pair_labels",
         "name_pair_labels",
+        "record_cues",
         "po_box_labels",
         "ward_labels",
         "kin_age_labels",
@@ -1503,6 +1543,11 @@ def check_config(cfg: Dict[str, Any]) -> None:
     ):
         if not _maps_labels_to_words(cfg[key]):
             raise ValueError(f"{key} must map labels to lists of {words}")
+    labels = cfg["record_labels"]
+    if not isinstance(labels, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) and v for k, v in labels.items()
+    ):
+        raise ValueError("record_labels must map labels to labels")
     if not isinstance(cfg["job_heads"], bool):
         raise ValueError("job_heads must be true or false")
     if not isinstance(cfg["initial_words"], bool):

@@ -1211,6 +1211,61 @@ def test_an_edge_label_span_is_cut_at_a_semicolon():
     assert relabelled_with({}, text, ents) == ents
 
 
+RECORDS = {
+    "record_cues": ["MRN", "DOB"],
+    "record_labels": {"DOCTOR": "PATIENT"},
+    "clinician_cues": ["dr", "attending"],
+}
+
+
+def test_a_name_beside_the_record_number_is_the_patients():
+    text = (
+        "Call from: Tove Haverty at 555-0101\n"
+        "HAVERTY, Tove  MRN 00412\n"
+        "Pt Tove asks about refills. Dr. Haverty aware.\n"
+        "Attending: Haverty\nSeen by Tove Haverty, RN. Anselm Quillon called."
+    )
+    # (text before, surface, label): a surface can occur more than once.
+    marked = [
+        ("from: ", "Tove Haverty", "DOCTOR"),
+        ("", "HAVERTY, Tove", "PATIENT"),
+        ("Pt ", "Tove", "DOCTOR"),
+        ("Dr. ", "Haverty", "DOCTOR"),
+        ("Attending: ", "Haverty", "DOCTOR"),
+        ("by ", "Tove Haverty", "DOCTOR"),
+        ("", "Anselm Quillon", "DOCTOR"),
+    ]
+    nlp = make_converter_nlp("en")
+    nlp.add_pipe("phi_relabel", config=RECORDS)
+    doc = nlp.make_doc(text)
+    spans = []
+    for before, surface, label in marked:
+        start = text.index(before + surface) + len(before)
+        spans.append(doc.char_span(start, start + len(surface), label=label))
+    doc.set_ents(spans)
+    assert [e.label_ for e in nlp.get_pipe("phi_relabel")(doc).ents] == [
+        "PATIENT",
+        "PATIENT",
+        "PATIENT",
+        "DOCTOR",  # a clinician's title before it
+        "DOCTOR",  # a clinician cue
+        "DOCTOR",  # a credential after it
+        "DOCTOR",  # other words
+    ]
+
+
+def test_record_names_need_a_cue_on_their_line():
+    text = "Call from: Tove Haverty\nHAVERTY, Tove\nMRN 00412"
+    ents = [("Tove Haverty", "DOCTOR"), ("HAVERTY, Tove", "PATIENT")]
+    assert relabelled_with(RECORDS, text, ents) == ents
+    # Off without cues, and checked.
+    text = "Call from: Tove Haverty\nHAVERTY, Tove (MRN 00412)"
+    assert relabelled_with({**RECORDS, "record_cues": []}, text, ents) == ents
+    assert relabelled_with(RECORDS, text, ents)[0] == ("Tove Haverty", "PATIENT")
+    with pytest.raises(ValueError, match="record_labels"):
+        relabelled_with({**RECORDS, "record_labels": ["PATIENT"]}, text, ents)
+
+
 def test_a_po_box_is_an_address_with_the_po_the_tagger_left_out():
     config = {"po_box_labels": ["IDNUM", "ZIP"], "street_label": "STREET"}
     text = "Mail: P.O. Box 4410. Alt: P O Box 12; PO Box 77, POB 88, ID 1234 Box 99"
