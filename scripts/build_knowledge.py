@@ -69,7 +69,7 @@ LANGUAGE_MAX_WORDS = 3
 # uses it less than this (zipf: "Diwali", not "Carnival") and fewer people
 # bear it than this; a name of generic words alone ("National Day") is none.
 # Medical abbreviations: one word of letters, this long. One whose meaning
-# names a hospital ("King's College Hospital") is marked, not dropped: it is
+# names a hospital ("KCH") is marked, not dropped: it is
 # PHI, not clinical shorthand.
 ABBREVIATION_LENGTH = (2, 8)
 _ABBREVIATION = re.compile(r"^[A-Za-z]+$")
