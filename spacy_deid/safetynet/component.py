@@ -72,7 +72,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "max_unseen_zipf": 2.0,
     "lower_unseen": False,
     "lower_after_title": False,
-    "lower_after_cue": False,
+    "surname_after_cue": False,
     "extra_words": [],
     "score": 0.5,
     "spans_key": None,
@@ -97,7 +97,7 @@ def make_phi_safety_net(
     max_unseen_zipf: float,
     lower_unseen: bool,
     lower_after_title: bool,
-    lower_after_cue: bool,
+    surname_after_cue: bool,
     extra_words: List[str],
     score: float,
     spans_key: Optional[str],
@@ -125,11 +125,11 @@ def make_phi_safety_net(
         word in lower case that is also an ordinary word is a name when at
         least `min_strong_name_count` people bear it as a surname and it is
         not one of the most common words ("dr mills", not "dr said").
-    lower_after_cue (bool): After another clinician cue ("d/w", "rn",
-        "per"; not "cc:", also the chief complaint), a word in lower case that is also an ordinary word is a name
-        when at least `min_strong_name_count` people bear it as a surname and
-        English uses it not much more as a word than as a name ("d/w
-        lincoln", not "d/w staff").
+    surname_after_cue (bool): After another clinician cue ("d/w", "rn",
+        "per"; not "cc:", also the chief complaint), an ordinary word in lower
+        or title case is a name when at least `min_strong_name_count` people
+        bear it as a surname and English uses it not much more as a word
+        than as a name ("d/w lincoln", "Gross by Ford"; not "d/w staff").
     extra_words (List[str]): More words that are never names.
     score (float): The `phi_score` of the spans added.
     spans_key (Optional[str]): Also store the added spans in this span group.
@@ -148,7 +148,7 @@ def make_phi_safety_net(
         max_unseen_zipf=max_unseen_zipf,
         lower_unseen=lower_unseen,
         lower_after_title=lower_after_title,
-        lower_after_cue=lower_after_cue,
+        surname_after_cue=surname_after_cue,
         extra_words=extra_words,
         score=score,
         spans_key=spans_key,
@@ -173,7 +173,7 @@ class PhiSafetyNet(CfgSerializable, Pipe):
         max_unseen_zipf: float = 2.0,
         lower_unseen: bool = False,
         lower_after_title: bool = False,
-        lower_after_cue: bool = False,
+        surname_after_cue: bool = False,
         extra_words: Iterable[str] = (),
         score: float = 0.5,
         spans_key: Optional[str] = None,
@@ -193,7 +193,7 @@ class PhiSafetyNet(CfgSerializable, Pipe):
             "max_unseen_zipf": max_unseen_zipf,
             "lower_unseen": lower_unseen,
             "lower_after_title": lower_after_title,
-            "lower_after_cue": lower_after_cue,
+            "surname_after_cue": surname_after_cue,
             "extra_words": list(extra_words),
             "score": score,
             "spans_key": spans_key,
@@ -213,7 +213,7 @@ class PhiSafetyNet(CfgSerializable, Pipe):
             max_unseen_zipf=self.cfg["max_unseen_zipf"],
             lower_unseen=self.cfg["lower_unseen"],
             lower_after_title=self.cfg["lower_after_title"],
-            lower_after_cue=self.cfg["lower_after_cue"],
+            surname_after_cue=self.cfg["surname_after_cue"],
             stop_words=self._stop_words,
             extra_words=self.cfg["extra_words"],
         )
@@ -358,7 +358,7 @@ def _check_numbers(cfg: Dict[str, Any]) -> None:
         value = cfg[key]
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise ValueError(f"phi_safety_net: {key} must be an integer >= 0")
-    for key in ("lower_unseen", "lower_after_title", "lower_after_cue"):
+    for key in ("lower_unseen", "lower_after_title", "surname_after_cue"):
         if not isinstance(cfg[key], bool):
             raise ValueError(f"phi_safety_net: {key} must be true or false")
     words = cfg["extra_words"]

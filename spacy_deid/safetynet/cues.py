@@ -86,6 +86,9 @@ CLINICIAN_CUES: Tuple[str, ...] = (
     "asked by",
     "attn",
     "lpn",
+    # In train every word after it is a clinician's name (14 of 14).
+    "forward to",
+    "forwarded to",
 )
 # A care role before a first name, as a title is: strong ("nurse Bill",
 # "tech Summer"; in train a title-case word after "nurse" or "therapist" is a

@@ -169,7 +169,7 @@ class NameGuard:
         max_unseen_zipf: float,
         lower_unseen: bool = False,
         lower_after_title: bool = False,
-        lower_after_cue: bool = False,
+        surname_after_cue: bool = False,
         stop_words: Iterable[str] = (),
         extra_words: Iterable[str] = (),
     ) -> None:
@@ -187,9 +187,10 @@ class NameGuard:
         lower_after_title (bool): After a clinician title ("dr"), a
             lower-case ordinary word that is a frequent surname is a name
             ("dr mills").
-        lower_after_cue (bool): After a clinician cue ("d/w", "rn"), a
-            lower-case ordinary word that is a frequent surname and is used
-            not much more as a word than as a name is a name ("d/w lincoln").
+        surname_after_cue (bool): After a clinician cue ("d/w", "rn"), an
+            ordinary word in lower or title case that is a frequent surname
+            and is used not much more as a word than as a name is a name
+            ("d/w lincoln", "Gross by Ford").
         stop_words (Iterable[str]): The language's stop words (ordinary).
         extra_words (Iterable[str]): More words that are never names.
         """
@@ -199,7 +200,7 @@ class NameGuard:
         self.max_unseen_zipf = max_unseen_zipf
         self.lower_unseen = lower_unseen
         self.lower_after_title = lower_after_title
-        self.lower_after_cue = lower_after_cue
+        self.surname_after_cue = surname_after_cue
         self.stop_words = frozenset(word.lower() for word in stop_words)
         self.date_words = date_words()
         self.never = frozenset(
@@ -230,8 +231,8 @@ class NameGuard:
             that is no misspelling of a common word is a name ("per turci").
         naming_cue (bool): After a clinician cue that opens nothing but a
             name ("d/w", "rn", "per"; not "cc:", the chief complaint): with
-            `lower_after_cue`, a lower-case frequent surname that English uses
-            not much more as a word is a name ("d/w lincoln").
+            `surname_after_cue`, a frequent surname that English uses not
+            much more as a word is a name ("d/w lincoln").
         RETURNS (bool): Whether it is name-like.
         """
         if len(text) < 2 or not _WORD.match(text):
@@ -267,12 +268,12 @@ class NameGuard:
         return clinician and self.lower_unseen and self._unseen_lower(lower, known)
 
     def _surname_after_cue(self, text: str, lower: str, known: Knowledge) -> bool:
-        """With `lower_after_cue`: a lower-case frequent surname, no stop word
-        or date word, that English uses not much more as a word than as a
-        name ("d/w lincoln", not "d/w staff")."""
+        """With `surname_after_cue`: a frequent surname in lower or title case,
+        no stop word or date word, that English uses not much more as a word
+        than as a name ("d/w lincoln", "Gross by Ford"; not "d/w staff")."""
         return (
-            self.lower_after_cue
-            and text.islower()
+            self.surname_after_cue
+            and (text.islower() or is_titled(text))
             and known.surname_count >= self.min_strong_name_count
             and known.word_zipf - known.name_zipf < _MAX_CUED_WORD_OVER_NAME
             and lower not in self.stop_words

@@ -289,6 +289,8 @@ def test_lower_after_title_is_off_by_default(nlp):
         ("spoke with blood bank re: products", []),
         ("d/w team", []),
         ("per mills ok to feed", [("mills", "DOCTOR")]),
+        ("Gross by Ford 3/4/2020.", [("Ford", "DOCTOR")]),
+        ("Will forward to Hall.", [("Hall", "DOCTOR")]),
         # Latin after "per", and the chief complaint after "CC:".
         ("pt per diem teacher", []),
         ("CC: rash", []),
@@ -297,13 +299,13 @@ def test_lower_after_title_is_off_by_default(nlp):
     ],
 )
 def test_lower_case_surnames_after_a_naming_cue(text, expected):
-    assert ents(make_nlp(lower_after_cue=True)(text)) == expected
+    assert ents(make_nlp(surname_after_cue=True)(text)) == expected
 
 
-def test_lower_after_cue_is_off_by_default(nlp):
+def test_surname_after_cue_is_off_by_default(nlp):
     assert ents(nlp("d/w mills re: plan")) == []
-    with pytest.raises(ValueError, match="lower_after_cue"):
-        make_nlp(lower_after_cue="yes")
+    with pytest.raises(ValueError, match="surname_after_cue"):
+        make_nlp(surname_after_cue="yes")
 
 
 def test_one_slip_finds_misspellings():
