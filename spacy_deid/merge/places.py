@@ -9,6 +9,7 @@ hold all of it, so `phi_relabel` corrects the label from them.
 import re
 from typing import Optional, Tuple
 
+from faker.providers.address.en_US import Provider as _Addresses
 from spacy.tokens import Span
 
 from spacy.lang.en.stop_words import STOP_WORDS
@@ -63,6 +64,26 @@ def is_po_box(span: Span) -> bool:
     """Whether a span is a post office box and its number ("P.O. Box 4410",
     "POB 88", "po box 12-3")."""
     return _PO_BOX.fullmatch(span.text) is not None
+
+
+# Words that make "Route 9" a street, not a ward ("Bigelow 11").
+STREET_WORDS = frozenset(
+    [suffix.lower() for suffix in _Addresses.street_suffixes] + ["rte", "rt", "hwy"]
+)
+
+
+def is_named_ward(span: Span) -> bool:
+    """Whether a span is a building's name and a floor ("Bigelow 11", "CW
+    3"): a capitalised word that is no street word, a space, then one to
+    three digits ("KAA753" is a login)."""
+    words = [t for t in span if not t.is_space]
+    if len(words) != 2 or "\n" in span.text:
+        return False
+    name, floor = words
+    if not name.whitespace_ or not (floor.is_digit and len(floor.text) <= 3):
+        return False
+    written = name.is_title or (name.is_upper and len(name.text) > 1)
+    return name.is_alpha and written and name.lower_ not in STREET_WORDS
 
 
 def is_ward_span(span: Span) -> bool:

@@ -108,7 +108,8 @@ Quillon", not "Haverty, Tove"); a name beside the record number is the
 patient's, and so are its other mentions (`record_cues`, `record_labels`,
 `records.py`: "Call from: Ana Ruiz" above "Ana Ruiz  MRN 00412"); a post office box is an
 address (`po_box_labels`); a floor number and a compass direction is a ward
-(`ward_labels`: "5 East" tagged as a date), and a number in brackets after a
+(`ward_labels`: "5 East" tagged as a date; `login_labels`: "Bigelow 11"
+tagged as a login), and a number in brackets after a
 relative's name an age (`kin_age_labels`: "Kids: Anselm (9)"); a job title
 loses the lower-case words after its job word (`job_tail_labels`:
 "schoolteacher admitted"); a phone or fax number takes the label of the cue
@@ -168,6 +169,7 @@ from .places import (
     is_city_not_country,
     is_country_name,
     is_po_box,
+    is_named_ward,
     is_ward_span,
     names_facility,
     place_pair,
@@ -250,6 +252,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "po_box_labels": [],
     "street_label": "",
     "ward_labels": [],
+    "login_labels": [],
     "ward_label": "",
     "kin_age_labels": [],
     "kin_age_cues": [],
@@ -344,6 +347,7 @@ def make_phi_relabel(
     po_box_labels: List[str],
     street_label: str,
     ward_labels: List[str],
+    login_labels: List[str],
     ward_label: str,
     kin_age_labels: List[str],
     kin_age_cues: List[str],
@@ -484,6 +488,9 @@ def make_phi_relabel(
     ward_labels (List[str]): Labels of spans that become `ward_label` when
         they are a ward's floor number and compass direction
         (`places.is_ward_span`): "5 East" tagged as a date or a street.
+    login_labels (List[str]): Labels of logins, which hold no space: a span
+        of them that is a building's name and a floor (`places.is_named_ward`:
+        "Bigelow 11", "CW 3") becomes `ward_label`.
     ward_label (str): The label of wards ('' for none).
     kin_age_labels (List[str]): Labels of spans that become `age_label` when
         they are a number in brackets after a person's name with a kin word
@@ -627,6 +634,7 @@ def make_phi_relabel(
         po_box_labels=po_box_labels,
         street_label=street_label,
         ward_labels=ward_labels,
+        login_labels=login_labels,
         ward_label=ward_label,
         kin_age_labels=kin_age_labels,
         kin_age_cues=kin_age_cues,
@@ -734,6 +742,7 @@ class PhiRelabel(CfgSerializable):
         self._wards = (
             frozenset(cfg["ward_labels"]) if cfg["ward_label"] else frozenset()
         )
+        self._logins = frozenset(cfg["login_labels"])
         self._kin_ages = (
             frozenset(cfg["kin_age_labels"]) if cfg["age_label"] else frozenset()
         )
@@ -768,6 +777,7 @@ class PhiRelabel(CfgSerializable):
             self._code_line_labels,
             self._po_boxes,
             self._wards,
+            self._logins,
             self._kin_ages,
             self._job_tails,
             self._countries,
@@ -1114,9 +1124,12 @@ class PhiRelabel(CfgSerializable):
         return ent
 
     def _as_ward(self, ent: Span) -> Span:
-        """A ward's floor number and direction, as `ward_label`."""
+        """A ward's floor number and direction, or a login span that is a
+        building's name and a floor, as `ward_label`."""
         label = self.cfg["ward_label"]
         if ent.label_ in self._wards and ent.label_ != label and is_ward_span(ent):
+            return _with_label(ent, label)
+        if label and ent.label_ in self._logins and is_named_ward(ent):
             return _with_label(ent, label)
         return ent
 
@@ -1498,6 +1511,7 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "record_cues",
         "po_box_labels",
         "ward_labels",
+        "login_labels",
         "kin_age_labels",
         "kin_age_cues",
         "job_tail_labels",

@@ -1266,6 +1266,18 @@ def test_record_names_need_a_cue_on_their_line():
         relabelled_with({**RECORDS, "record_labels": ["PATIENT"]}, text, ents)
 
 
+def test_a_login_with_a_space_that_names_a_ward_is_a_ward():
+    config = {"login_labels": ["USERNAME"], "ward_label": "DEPARTMENT"}
+    text = "Call Bigelow 11 at 555-0101; signed by KAA753; open port 9165"
+    ents = [("Bigelow 11", "USERNAME"), ("KAA753", "USERNAME"), ("port 9165", "USERNAME")]
+    assert relabelled_with(config, text, ents) == [
+        ("Bigelow 11", "DEPARTMENT"),
+        ("KAA753", "USERNAME"),
+        ("port 9165", "USERNAME"),
+    ]
+    assert relabelled_with({"ward_label": "DEPARTMENT"}, text, ents) == ents
+
+
 def test_a_po_box_is_an_address_with_the_po_the_tagger_left_out():
     config = {"po_box_labels": ["IDNUM", "ZIP"], "street_label": "STREET"}
     text = "Mail: P.O. Box 4410. Alt: P O Box 12; PO Box 77, POB 88, ID 1234 Box 99"
