@@ -84,8 +84,7 @@ digits that are no year (`no_year_labels`: "over at 2330"), a day counter
 before a verb's base form (`modal_labels`: "Will schedule", not "Will is"),
 a season's name used for an event (`season_labels`: "admitted for fall"),
 "sat" before a percentage (`saturation_labels`: "O2 sat 97%"), "sat" the
-verb (`sat_verb_labels`: "sat in chair"), and a lone
-credential after a
+verb (`sat_verb_labels`: "sat in chair"), and a lone credential after a
 person's name, a comma and maybe other credentials ("MA" in "Ana Ruiz, MA" and "CCM" in "Ana
 Ruiz, RN, CCM", not "MA" in "Salem, MA"); a name span of `person_labels` loses
 its trailing ", CNM". Before all that, a span of `credentialed_labels` that a
@@ -100,17 +99,17 @@ label's train spans never hold ("nurse who visits on weekends": a tagger that
 runs on over a clause), a span
 loses the words of the text around it at its edges (`edge_labels`: "slides."
 in "slides. Ana Ruiz", a trailing "·"), is cut at a semicolon inside it, and
-a name span at a sentence end inside it; a country's name is a country and a city's a city
-(`country_labels`), and a place with its country or state in one span is
-split in two (`pair_labels`: "Lagos, Nigeria"), and so is a name span that
-lists two people (`name_pair_labels`, `name_pairs.py`: "Tove Haverty, Anselm
-Quillon", not "Haverty, Tove"); a name beside the record number is the
-patient's, and so are its other mentions (`record_cues`, `record_labels`,
-`records.py`: "Call from: Ana Ruiz" above "Ana Ruiz  MRN 00412"); a post office box is an
-address (`po_box_labels`); a floor number and a compass direction is a ward
-(`ward_labels`: "5 East" tagged as a date; `login_labels`: "Bigelow 11"
-tagged as a login), and a number in brackets after a
-relative's name an age (`kin_age_labels`: "Kids: Anselm (9)"); a job title
+a name span at a sentence end inside it; a country's name is a country and a
+city's a city (`country_labels`), and a place with its country or state in
+one span is split in two (`pair_labels`: "Lagos, Nigeria"), and so is a name
+span that lists two people (`name_pair_labels`, `name_pairs.py`: "Tove
+Haverty, Anselm Quillon", not "Haverty, Tove"); a name beside the record
+number is the patient's, and so are its other mentions (`record_cues`,
+`record_labels`, `records.py`: "Call from: Ana Ruiz" above "Ana Ruiz  MRN
+00412"); a post office box is an address (`po_box_labels`); a floor number
+and a compass direction is a ward (`ward_labels`: "5 East" tagged as a date;
+`login_labels`: "Bigelow 11" tagged as a login), and a number in brackets
+after a relative's name an age (`kin_age_labels`: "Kids: Anselm (9)"); a job title
 loses the lower-case words after its job word (`job_tail_labels`:
 "schoolteacher admitted"); a phone or fax number takes the label of the cue
 word before it (`contact_cues`); a name right after "Dr." is a clinician's
