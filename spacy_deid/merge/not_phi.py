@@ -385,6 +385,28 @@ def is_sat_verb(span: Span) -> bool:
     return before is None or doc[before].lower_ not in WEEKDAY_BEFORE
 
 
+# Pieces of technical text that no name, place, firm or date holds: a key
+# chord ("Ctrl+V"), a command-line flag after a word ("docker run -p") and a
+# pair of numbers no clock reads ("80:443").
+_KEY_CHORD = re.compile(r"(?i)\b(?:ctrl|alt|shift|cmd|command|option|fn|win)\+\w")
+_CLI_FLAG = re.compile(r"\s--?[a-z][a-z0-9-]*(?![\w'])")
+_NUMBER_PAIR = re.compile(r"\b\d{1,5}:(\d{2,5})\b")
+
+
+def is_technical(span: Span) -> bool:
+    """Whether a span holds a key chord, a command-line flag after a word or
+    a pair of numbers whose second is no minute ("Open Port 80:443"); no
+    gold span of 11,000 generated notes (train and dev) holds one.
+
+    span (Span): The entity.
+    RETURNS (bool): True for such a span.
+    """
+    text = span.text
+    if _KEY_CHORD.search(text) or _CLI_FLAG.search(text):
+        return True
+    return any(int(m.group(1)) > 59 for m in _NUMBER_PAIR.finditer(text))
+
+
 def _after_sat(span: Span) -> Optional[Token]:
     """The word after a span that is "sat" alone (any case), on its line."""
     if len(span) != 1 or span[0].lower_ != "sat":

@@ -84,7 +84,8 @@ digits that are no year (`no_year_labels`: "over at 2330"), a day counter
 before a verb's base form (`modal_labels`: "Will schedule", not "Will is"),
 a season's name used for an event (`season_labels`: "admitted for fall"),
 "sat" before a percentage (`saturation_labels`: "O2 sat 97%"), "sat" the
-verb (`sat_verb_labels`: "sat in chair"), and a lone credential after a
+verb (`sat_verb_labels`: "sat in chair"), technical text (`tech_labels`:
+"Ctrl+V", "docker run -p"), and a lone credential after a
 person's name, a comma and maybe other credentials ("MA" in "Ana Ruiz, MA" and "CCM" in "Ana
 Ruiz, RN, CCM", not "MA" in "Salem, MA"); a name span of `person_labels` loses
 its trailing ", CNM". Before all that, a span of `credentialed_labels` that a
@@ -154,7 +155,7 @@ from .not_phi import in_cased_clause, is_nameless_phrase, is_plain_word
 from .not_phi import is_bare_ordinal, is_list_number, is_no_date, is_score
 from .not_phi import is_day_count, is_modal_verb, is_no_year, is_specialty
 from .not_phi import holds_code, is_saturation, is_season_event, word_at
-from .not_phi import is_sat_verb
+from .not_phi import is_sat_verb, is_technical
 from .code import code_lines
 from .cues import cue_after, cue_word, cued_label, job_cued, kin_age, phrase_before
 from .edges import arrow_pieces, clause_end_start, clause_pieces, sentence_pieces
@@ -198,6 +199,7 @@ _SHAPES: Dict[str, Callable[[Span], bool]] = {
     "season_labels": is_season_event,
     "saturation_labels": is_saturation,
     "sat_verb_labels": is_sat_verb,
+    "tech_labels": is_technical,
 }
 _CUE_WINDOW = 3
 # Marks between the items of a list of names ("akin, burden & manana").
@@ -285,6 +287,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "season_labels": [],
     "saturation_labels": [],
     "sat_verb_labels": [],
+    "tech_labels": [],
 }
 
 
@@ -380,6 +383,7 @@ def make_phi_relabel(
     season_labels: List[str],
     saturation_labels: List[str],
     sat_verb_labels: List[str],
+    tech_labels: List[str],
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -583,6 +587,9 @@ def make_phi_relabel(
     sat_verb_labels (List[str]): Labels whose spans that are "sat" the verb
         are no PHI (`not_phi.is_sat_verb`: "pt sat in chair", not "on sat in
         clinic").
+    tech_labels (List[str]): Labels whose spans that hold technical text
+        are no PHI (`not_phi.is_technical`: "copy and Ctrl+V", "docker run
+        -p", "Open Port 80:443").
     """
     return PhiRelabel(
         name,
@@ -667,6 +674,7 @@ def make_phi_relabel(
         season_labels=season_labels,
         saturation_labels=saturation_labels,
         sat_verb_labels=sat_verb_labels,
+        tech_labels=tech_labels,
     )
 
 

@@ -1837,6 +1837,21 @@ def test_seasons_as_events_and_saturations_are_no_dates(
 @pytest.mark.parametrize(
     "text,surface,label,kept",
     [
+        # A key chord, a flag after a word, a pair of numbers no clock reads.
+        ("Press Ctrl+C to copy and Ctrl+V.", "copy and Ctrl+V", "ORGANIZATION", False),
+        ("docker run -p 8080:80", "docker run -p", "PATIENT", False),
+        ("Open Port 80:443 first.", "Open Port 80:443", "ORGANIZATION", False),
+        ("Seen at 10:45 by Tove.", "10:45", "DATE", True),
+        ("Signed -Quillon-Haverty", "-Quillon-Haverty", "DOCTOR", True),
+    ],
+)
+def test_technical_text_is_no_phi(text, surface, label, kept):
+    check_shape_setting(text, surface, label, "tech_labels", kept)
+
+
+@pytest.mark.parametrize(
+    "text,surface,label,kept",
+    [
         # A modal verb that opens a sentence, a line or a field, before a
         # verb's base form.
         ("Will schedule via portal.", "Will", "PATIENT", False),
