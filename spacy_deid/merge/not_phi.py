@@ -53,7 +53,7 @@ _WEEK_WORDS = frozenset(("w", "wk", "wks", "week", "weeks"))
 _GA_WEEKS = range(20, 45)
 # Marks of source code in a run of non-space characters.
 _CODE_MARKS = re.compile(
-    r"::|->|\(\)|\b(?:self|this)\.\w|[A-Za-z0-9]_[A-Za-z]|\b[a-z]+[A-Z]\w*\("
+    r"::|->|\(\)|\$\{|\b(?:self|this)\.\w|[A-Za-z0-9]_[A-Za-z]|\b[a-z]+[A-Z]\w*\("
 )
 _MEMBER = re.compile(r"(?:self|this)\.[A-Za-z_]")
 # Separators of key=value fields in a log line ("user=ann;action=sign_note"):
@@ -653,7 +653,7 @@ def is_list_number(span: Span) -> bool:
 def in_code(span: Span) -> bool:
     """Whether a span is a piece of a source-code identifier: part, not all,
     of a run of non-space characters with a mark of code in it ("::", "->",
-    "()", a call of a camel-case name, "self." or "this.", snake_case), as
+    "()", "${", a call of a camel-case name, "self." or "this.", snake_case), as
     "String" in "Widget::toString()", or all of a member access ("self.name").
     A name glued to a parenthesis ("Smith(cardiology)") is no code, nor is a
     field of a log line ("user=ann" in "user=ann;action=sign_note").

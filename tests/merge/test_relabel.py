@@ -427,6 +427,7 @@ SHAPES = {
         ("Dialysis mon, wed, fri.", "wed", "DATE", True),  # "we" + "d" as tokens
         ("Visited last spring.", "spring", "DATE", True),
         ("Call Widget::toString() first.", "String", "PATIENT", False),
+        ("let s = `Hi ${tove.first}`;", "tove.first", "PATIENT", False),
         ("def getOwnerName(self): pass", "getOwnerName(self", "EMAIL", False),
         ("node->nextValue is null", "Value", "DOCTOR", False),
         ("return self.owner", "self.owner", "EMAIL", False),
