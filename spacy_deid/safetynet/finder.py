@@ -24,7 +24,7 @@ _AFTER_CUE = frozenset({".", ":"})  # "Dr.", "cc:", "Attending:"
 _AFTER_RELATIVE = frozenset({".", ":", ","})  # "sister, Fenella"
 _TITLES = frozenset(tuple(pieces(t)) for t in CLINICIAN_TITLES)
 # A clinician cue that also opens another phrase ("CC: rash", the chief
-# complaint): no lower-case ordinary word is a name after it.
+# complaint): no ordinary word is a name after it.
 _NOT_ONLY_NAMES = frozenset(tuple(pieces(t)) for t in ("cc:",))
 _LINE_START = frozenset(tuple(pieces(t)) for t in LINE_START)
 _POST_NOMINALS = frozenset(tuple(pieces(t)) for t in POST_NOMINALS)

@@ -104,7 +104,7 @@ WEEKDAY_ABBREVIATIONS: Tuple[str, ...] = (
 _MIN_UNSEEN_LENGTH = 5
 # Words this common are no surname after "dr" even in lower case ("dr said").
 _MAX_TITLED_LOWER_ZIPF = 5.5
-# After a clinician cue, a lower-case word used at most this much more as a
+# After a clinician cue, an ordinary word used at most this much more as a
 # word than as a name (zipf) may be a surname: "d/w lincoln" (0.9), "per
 # mills" (0.5), not "d/w staff" (3.2) or "spoke with blood bank" (2.8).
 _MAX_CUED_WORD_OVER_NAME = 1.5
@@ -229,8 +229,8 @@ class NameGuard:
         clinician (bool): After a clinician cue ("per"): with `lower_unseen`,
             a lower-case word that no table knows, not even as a word, and
             that is no misspelling of a common word is a name ("per turci").
-        naming_cue (bool): After a clinician cue that opens nothing but a
-            name ("d/w", "rn", "per"; not "cc:", the chief complaint): with
+        naming_cue (bool): After a clinician cue that seldom opens anything
+            but a name ("d/w", "rn", "per"; not "cc:", the chief complaint): with
             `surname_after_cue`, a frequent surname that English uses not
             much more as a word is a name ("d/w lincoln").
         RETURNS (bool): Whether it is name-like.
