@@ -20,7 +20,9 @@ and looks like a name (`guard.NameGuard`):
 - with the `ward` class on (off by default), a floor number and a compass
   direction ("admitted to 4 West", `wards.py`);
 - with the `facility` class on (off by default), a hospital's initials after
-  "to", "from" or "at" ("transferred from QVH", `facilities.py`).
+  "to", "from" or "at" ("transferred from QVH", `facilities.py`);
+- with the `job` class on (off by default), a job after a work cue ("was
+  working as a gaffer", `jobs.py`).
 
 A name extends over further name-like words, middle initials and hyphenated
 parts on its line ("per rn b. achebe" gives "b. achebe"); a name followed by
@@ -42,12 +44,13 @@ from ..core.extensions import SPAN_GROUPS, install_extensions
 from ..labels import LABEL_NAMES, NOT_PHI_KEY, normalize_label
 from ..tagging.ents import first_free, token_mask, write_ents
 from .cues import ARROW, CITY, CLINICIAN, CUE_CLASSES, PATIENT, RELATIVE
-from .cues import FACILITY, MONTH, SIGN_OFF, STATE, WARD
+from .cues import FACILITY, JOB, MONTH, SIGN_OFF, STATE, WARD
 from .cues import CueIndex, default_cues
 from .finder import NameReader, after_cues, around_arrows, before_post_nominals
 from .finder import sentence_subjects
 from .guard import NameGuard
 from .facilities import find_facilities
+from .jobs import find_jobs
 from .months import find_months
 from .places import find_places
 from .wards import find_wards
@@ -108,7 +111,8 @@ def make_phi_safety_net(
 
     labels (Dict[str, str]): PHI label per cue class ("clinician",
         "patient", "relative", "sign_off", "arrow", "state", "city", "month",
-        "ward", "facility"); a class mapped to null (or left out) is off.
+        "ward", "facility", "job"); a class mapped to null (or left out) is
+        off.
     max_word_zipf (float): A word at least this frequent (zipf) is ordinary:
         a name only after a strong cue, title-cased ("wife June").
     min_name_count (int): People bearing a name (Census surname plus SSA
@@ -297,6 +301,8 @@ class PhiSafetyNet(CfgSerializable, Pipe):
             found += find_wards(words, taken_flags)
         if FACILITY in labels:
             found += find_facilities(words, taken_flags)
+        if JOB in labels:
+            found += find_jobs(words, taken_flags)
         intervals = sorted(
             {
                 (words.words[s].index, words.words[e - 1].index + 1, kind)

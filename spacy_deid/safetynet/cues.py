@@ -28,6 +28,8 @@ MONTH = "month"
 WARD = "ward"
 # A hospital's initials after "to", "from", "at" (`facilities.py`).
 FACILITY = "facility"
+# A job after a work cue ("working as a gaffer", `jobs.py`).
+JOB = "job"
 CUE_CLASSES = (
     CLINICIAN,
     PATIENT,
@@ -39,6 +41,7 @@ CUE_CLASSES = (
     MONTH,
     WARD,
     FACILITY,
+    JOB,
 )
 
 CLINICIAN_TITLES: Tuple[str, ...] = ("dr", "doctor")

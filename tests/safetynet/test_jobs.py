@@ -1,0 +1,63 @@
+"""`phi_safety_net`'s job class: a job after a work cue."""
+
+import pytest
+from spacy.tokens import Span
+
+from spacy_deid.safetynet.jobs import is_job_word
+
+from .test_component import make_nlp
+from .test_places import NAMES_OFF, ents
+
+JOBS = {**NAMES_OFF, "job": "PROFESSION"}
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return make_nlp(labels=JOBS)
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("Was working as a gaffer back in Lagos.", ["gaffer"]),
+        ("job: risk analyst with Quillon Landscaping", ["risk analyst"]),
+        (
+            "Was working as a medical sales representative in Accra.",
+            ["medical sales representative"],
+        ),
+        ("She used to be an electrician.", ["electrician"]),
+        ("Occupation: welder", ["welder"]),
+    ],
+)
+def test_finds_jobs_after_work_cues(nlp, text, expected):
+    assert ents(nlp(text)) == [(w, "PROFESSION", "safety_net:job") for w in expected]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "She used to be a student.",  # no job title's head
+        "formerly a woman of means",  # a person by relation
+        "Was working as\nwelder",  # a line break
+        "A welder came by.",  # no cue
+        "works as a team on weekends",  # "team" heads no job
+    ],
+)
+def test_leaves_what_names_no_job(nlp, text):
+    assert ents(nlp(text)) == []
+
+
+def test_job_words():
+    assert is_job_word("gaffer") and is_job_word("Welder") and is_job_word("nurse")
+    assert not is_job_word("woman") and not is_job_word("student")
+
+
+def test_jobs_are_off_by_default_and_never_cover_entities():
+    assert make_nlp(labels=NAMES_OFF)("Was working as a gaffer.").ents == ()
+    nlp = make_nlp(labels=JOBS)
+    doc = nlp.make_doc("Was working as a gaffer, then works as a welder.")
+    doc.ents = [Span(doc, 4, 5, label="PATIENT")]
+    assert [(e.text, e.label_) for e in nlp.get_pipe("phi_safety_net")(doc).ents] == [
+        ("gaffer", "PATIENT"),
+        ("welder", "PROFESSION"),
+    ]
