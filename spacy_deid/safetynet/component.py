@@ -133,7 +133,7 @@ def make_phi_safety_net(
         "per"; not "cc:", also the chief complaint), an ordinary word in lower
         or title case is a name when at least `min_strong_name_count` people
         bear it as a surname and English uses it not much more as a word
-        than as a name ("d/w lincoln", "Gross by Ford"; not "d/w staff").
+        than as a name ("d/w bell", "Gross by Ford"; not "d/w staff").
     extra_words (List[str]): More words that are never names.
     score (float): The `phi_score` of the spans added.
     spans_key (Optional[str]): Also store the added spans in this span group.

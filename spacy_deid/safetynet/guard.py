@@ -105,7 +105,7 @@ _MIN_UNSEEN_LENGTH = 5
 # Words this common are no surname after "dr" even in lower case ("dr said").
 _MAX_TITLED_LOWER_ZIPF = 5.5
 # After a clinician cue, an ordinary word used at most this much more as a
-# word than as a name (zipf) may be a surname: "d/w lincoln" (0.9), "per
+# word than as a name (zipf) may be a surname: "d/w bell" (0.7), "per
 # mills" (0.5), not "d/w staff" (3.2) or "spoke with blood bank" (2.8).
 _MAX_CUED_WORD_OVER_NAME = 1.5
 # A word one slip away from a word this common is taken as its misspelling.
@@ -190,7 +190,7 @@ class NameGuard:
         surname_after_cue (bool): After a clinician cue ("d/w", "rn"), an
             ordinary word in lower or title case that is a frequent surname
             and is used not much more as a word than as a name is a name
-            ("d/w lincoln", "Gross by Ford").
+            ("d/w bell", "Gross by Ford").
         stop_words (Iterable[str]): The language's stop words (ordinary).
         extra_words (Iterable[str]): More words that are never names.
         """
@@ -232,7 +232,7 @@ class NameGuard:
         naming_cue (bool): After a clinician cue that seldom opens anything
             but a name ("d/w", "rn", "per"; not "cc:", the chief complaint): with
             `surname_after_cue`, a frequent surname that English uses not
-            much more as a word is a name ("d/w lincoln").
+            much more as a word is a name ("d/w bell").
         RETURNS (bool): Whether it is name-like.
         """
         if len(text) < 2 or not _WORD.match(text):
@@ -270,7 +270,7 @@ class NameGuard:
     def _surname_after_cue(self, text: str, lower: str, known: Knowledge) -> bool:
         """With `surname_after_cue`: a frequent surname in lower or title case,
         no stop word or date word, that English uses not much more as a word
-        than as a name ("d/w lincoln", "Gross by Ford"; not "d/w staff")."""
+        than as a name ("d/w bell", "Gross by Ford"; not "d/w staff")."""
         return (
             self.surname_after_cue
             and (text.islower() or is_titled(text))

@@ -282,8 +282,8 @@ def test_lower_after_title_is_off_by_default(nlp):
     "text,expected",
     [
         ("d/w mills re: plan", [("mills", "DOCTOR")]),
-        ("cocaine + ; d/w lincoln may diurese", [("lincoln", "DOCTOR")]),
-        ("rn grant aware", [("grant", "DOCTOR")]),
+        ("cocaine + ; d/w bell may diurese", [("bell", "DOCTOR")]),
+        ("rn ford aware", [("ford", "DOCTOR")]),
         # Used far more as words than as names, or no surname at all.
         ("d/w staff and family", []),
         ("spoke with blood bank re: products", []),
