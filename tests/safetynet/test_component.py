@@ -289,7 +289,7 @@ def test_lower_after_title_is_off_by_default(nlp):
         ("spoke with blood bank re: products", []),
         ("d/w team", []),
         ("per mills ok to feed", [("mills", "DOCTOR")]),
-        ("Gross by Ford 3/4/2020.", [("Ford", "DOCTOR")]),
+        ("Gross by Ford 6/11/2020.", [("Ford", "DOCTOR")]),
         ("Will forward to Hall.", [("Hall", "DOCTOR")]),
         # Latin after "per", and the chief complaint after "CC:".
         ("pt per diem teacher", []),
