@@ -763,6 +763,10 @@ class PhiRelabel(CfgSerializable):
         self._name_pairs = frozenset(cfg["name_pair_labels"])
         self._record_cues = frozenset(cue_word(w) for w in cfg["record_cues"])
         self._record_labels = dict(cfg["record_labels"]) if self._record_cues else {}
+        # The labels a name beside a record cue may have: either side of the map.
+        self._record_names = frozenset(self._record_labels) | frozenset(
+            self._record_labels.values()
+        )
         self._contact_cues = {
             cue_word(word): label
             for label, words in cfg["contact_cues"].items()
@@ -778,7 +782,7 @@ class PhiRelabel(CfgSerializable):
             self._edges,
             self._pairs,
             self._name_pairs,
-            self._record_labels,
+            frozenset(self._record_labels),
             self._arrows,
             self._clauses,
             self._code_line_labels,
@@ -880,10 +884,7 @@ class PhiRelabel(CfgSerializable):
         record cue follows taking the patient's label (`record_labels`)."""
         if not self._record_labels:
             return ents
-        labels = frozenset(self._record_labels) | frozenset(
-            self._record_labels.values()
-        )
-        words = record_name_words(ents, self._record_cues, labels)
+        words = record_name_words(ents, self._record_cues, self._record_names)
         if not words:
             return ents
         out = []

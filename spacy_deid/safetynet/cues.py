@@ -97,6 +97,18 @@ CLINICIAN_CUES: Tuple[str, ...] = (
 # "tech Summer"; in train a title-case word after "nurse" or "therapist" is a
 # gold name in 54 of 56 cases outside all-capitals headers).
 CLINICIAN_ROLES: Tuple[str, ...] = ("nurse", "tech", "therapist", "chaplain")
+# Work cues before a job (`jobs.py`): "was working as a gaffer".
+JOB_CUES: Tuple[str, ...] = (
+    "working as",
+    "works as",
+    "worked as",
+    "work as",
+    "employed as",
+    "job:",
+    "occupation:",
+    "used to be",
+    "formerly",
+)
 # After a name: "Feliciano, MD". Upper case only ("to DO list" aside).
 POST_NOMINALS: Tuple[str, ...] = ("MD", "DO", "RN", "NP", "PA")
 # A pager number in brackets after a clinician's name ("castellanos (pgr 3-2210)",

@@ -115,6 +115,11 @@ _WORD = re.compile(r"^[^\W\d_]+(?:['\u2019-][^\W\d_]+)*$")
 _INITIAL = re.compile(r"^[^\W\d_]\.?$")
 
 
+def is_word_shaped(text: str) -> bool:
+    """Letters, with apostrophes or hyphens inside ("O'Neill", "Abu-Bakr")."""
+    return _WORD.match(text) is not None
+
+
 def date_words() -> FrozenSet[str]:
     """Month and weekday names and their abbreviations, lower case."""
     names = [word.lower() for word in MONTHS + WEEKDAYS]
@@ -235,7 +240,7 @@ class NameGuard:
             much more as a word is a name ("d/w bell").
         RETURNS (bool): Whether it is name-like.
         """
-        if len(text) < 2 or not _WORD.match(text):
+        if len(text) < 2 or not is_word_shaped(text):
             return False
         lower = text.lower()
         if lower in self.never:
@@ -304,7 +309,7 @@ class NameGuard:
     def is_first_name_word(self, text: str) -> bool:
         """A frequent name that is also a frequent word but not an ordinary
         one ("Steve", "Grant"): a name's first word when a name word follows."""
-        if len(text) < 2 or not _WORD.match(text) or text.isupper():
+        if len(text) < 2 or not is_word_shaped(text) or text.isupper():
             return False
         lower = text.lower()
         if lower in self.never or lower in self.stop_words or lower in self.date_words:
@@ -323,7 +328,7 @@ class NameGuard:
         is also a word or an unseen word in any case ("gabriel woods")."""
         if self.is_name(text):
             return True
-        if not _WORD.match(text) or len(text) < 2:
+        if not is_word_shaped(text) or len(text) < 2:
             return False
         lower = text.lower()
         if lower in self.never or lower in self.stop_words or lower in self.date_words:

@@ -2,7 +2,7 @@
 after a work cue ("was working as a gaffer", "job: risk analyst"), a
 PROFESSION.
 
-After a work cue (`JOB_CUES`) and an article, the words on the line up to a
+After a work cue (`cues.JOB_CUES`) and an article, the words on the line up to a
 preposition, a conjunction, a mark or four words make a job when one of them
 heads a job title (`is_job_word`: a Faker job-title head or an agent noun
 that is no person by relation; not WordNet's other person nouns: "student"
@@ -15,26 +15,15 @@ Candidates are (first word, end word, cue class) in word positions of
 `DocWords`, as in `finder.py`.
 """
 
-import re
 from typing import List, Sequence
 
 from ..knowledge import load
 from ..knowledge.occupations import is_occupation_word, occupation_heads
-from .cues import JOB, Cue, CueIndex, pieces
+from .cues import JOB, JOB_CUES, Cue, CueIndex, pieces
 from .finder import Candidate
+from .guard import is_word_shaped
 from .words import DocWords
 
-JOB_CUES = (
-    "working as",
-    "works as",
-    "worked as",
-    "work as",
-    "employed as",
-    "job:",
-    "occupation:",
-    "used to be",
-    "formerly",
-)
 ARTICLES = frozenset({"a", "an", "the"})
 # Words that end a job phrase ("a gaffer back in Lagos", "a welder since").
 ENDS = frozenset(
@@ -45,7 +34,6 @@ ENDS = frozenset(
     }
 )  # fmt: skip
 MAX_JOB_WORDS = 4
-_WORD = re.compile(r"^[^\W\d_]+(?:['\u2019-][^\W\d_]+)*$")
 _INDEX = CueIndex(Cue(pieces(cue), JOB, False) for cue in JOB_CUES)
 
 
@@ -80,7 +68,7 @@ def _job_after(words: DocWords, taken: Sequence[bool], position: int):
     end = position
     while end < len(words) and end - position < MAX_JOB_WORDS:
         word = words.words[end]
-        if word.newline_before or taken[word.index] or not _WORD.match(word.text):
+        if word.newline_before or taken[word.index] or not is_word_shaped(word.text):
             break
         if word.text.lower() in ENDS:
             break

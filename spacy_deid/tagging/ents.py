@@ -172,7 +172,7 @@ def _pieces_outside(models: List[Span], rules: List[Span]) -> List[Span]:
     """The runs of tokens outside `rules` of each model span whose label is
     none of theirs, less edges without letters or digits."""
     labels = {rule.label_ for rule in rules}
-    inside = {i for rule in rules for i in range(rule.start, rule.end)}
+    inside = _indices(rules)
     pieces: List[Span] = []
     for span in models:
         if span.label_ in labels:
@@ -205,8 +205,13 @@ def _names_something(piece: Span) -> bool:
 
 def _adds_digits(union: Span, rules: List[Span]) -> bool:
     """Whether a union holds a token with a digit outside its earlier spans."""
-    inside = {i for rule in rules for i in range(rule.start, rule.end)}
+    inside = _indices(rules)
     return any(t.i not in inside and any(c.isdigit() for c in t.text) for t in union)
+
+
+def _indices(spans: List[Span]) -> Set[int]:
+    """The token indices that the spans cover."""
+    return {i for span in spans for i in range(span.start, span.end)}
 
 
 def _alnum_edges(
