@@ -776,9 +776,12 @@ def wordnet_nouns(data_noun: str) -> Tuple[Dict[str, List[str]], Dict[str, List[
 
 def noun_rows(data_noun: str, index_noun: str) -> Dict[str, str]:
     """What a noun names, by its first `WORDNET_SENSES` senses (the most used):
-    "person" ("chef"), "relation" (a person named by a tie to others: "son",
-    "friend", "patient"), or "thing" for a noun with an agent ending that
-    names neither ("ventilator", "stapler"); otherwise "specialty" for a noun
+    "person" ("chef"), "also_person" where the first sense names something
+    else and a later one a person ("fox", "help": a person noun at a phrase's
+    head would make "The quick brown fox" a job), "relation" (a person named
+    by a tie to others: "son", "friend", "patient"), or "thing" for a noun
+    with an agent ending that names neither ("ventilator", "stapler");
+    otherwise "specialty" for a noun
     whose first sense is a branch of medical science and no sense a place of
     business ("oncology", not "pharmacy"). Single words only; other nouns are
     left out, and so are senses that WordNet writes capitalised: peoples and
@@ -786,8 +789,8 @@ def noun_rows(data_noun: str, index_noun: str) -> Dict[str, str]:
 
     data_noun (str): The text of WordNet's `data.noun`.
     index_noun (str): The text of WordNet's `index.noun` (senses by use).
-    RETURNS (Dict[str, str]): word -> "person", "relation", "thing" or
-        "specialty".
+    RETURNS (Dict[str, str]): word -> "person", "also_person", "relation",
+        "thing" or "specialty".
     """
     lemmas, hypernyms = wordnet_nouns(data_noun)
     kinds: Dict[str, str] = {}
@@ -819,9 +822,11 @@ def noun_rows(data_noun: str, index_noun: str) -> Dict[str, str]:
         if not word.isalpha():  # multi-word lemmas are joined by "_"
             continue
         offsets = fields[-n_senses:][:WORDNET_SENSES]
-        found = [kind(o) for o in offsets if _written_lower(word, lemmas.get(o, []))]
-        found = [k for k in found if k]
-        if found:
+        senses = [kind(o) for o in offsets if _written_lower(word, lemmas.get(o, []))]
+        found = [k for k in senses if k]
+        if found and not senses[0] and found[0] == "person":
+            rows[word] = "also_person"
+        elif found:
             rows[word] = found[0]
         elif word.endswith(AGENT_ENDINGS):
             rows[word] = "thing"
@@ -1074,8 +1079,9 @@ def sources_markdown(counts: Mapping[str, int]) -> str:
                        f"{CONDITION_MAX_WORDS} words without brackets, "
                        "'unspecified' or a leading 'Other'"),
         "nouns": ("wordnet", f"single words whose first {WORDNET_SENSES} senses "
-                  "name a person (or a relation), agent nouns that name neither, "
-                  "and branches of medical science"),
+                  "name a person (or a relation; marked where only a later "
+                  "sense does), agent nouns that name neither, and branches "
+                  "of medical science"),
         "sentences": ("wordnet", f"usage examples of {SENTENCE_WORDS[0]} to "
                       f"{SENTENCE_WORDS[1]} words, letters and plain punctuation, "
                       "no capital after the first word but 'I'"),

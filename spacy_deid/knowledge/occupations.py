@@ -9,8 +9,9 @@ last word of one of Faker's 640 job titles, `Provider.jobs`, MIT licence:
 "welder", "sonographer") that WordNet does not know as a thing ("ventilator",
 "stapler", "ulcer") and that is, if WordNet does not know it at all, no
 frequent word ("never", "easier"); or when a head word of the phrase is a noun whose most
-used senses name a person (WordNet, the `nouns` table: "chef", "paralegal").
-Only at a head: "chief" names a person too, not in "chief complaint".
+used senses name a person (WordNet, the `nouns` table: "chef", "paralegal"),
+the first of them included: "fox" and "help" name a person only in a later
+sense. Only at a head: "chief" names a person too, not in "chief complaint".
 """
 
 import re
@@ -59,7 +60,7 @@ def is_fragment(word: str) -> bool:
     that names no person in WordNet and has no agent ending. As a head it
     would make "teamwork makes" a job."""
     kind = load("nouns").get(word)
-    if word.endswith(AGENT_ENDINGS) or kind in ("person", "relation"):
+    if word.endswith(AGENT_ENDINGS) or kind in ("person", "also_person", "relation"):
         return False
     return lookup(word).word_zipf >= AGENT_MAX_ZIPF
 

@@ -5,7 +5,8 @@ places ("values[i" as a patient, "DECIMAL" as a hospital); `phi_relabel`
 drops what it alone found on such lines (`code_line_labels`).
 
 A line is code when it has a mark that only programs have (an operator such as
-"=>", "+=", "==", "&&" or "::", a call of a dotted name, an empty call "()",
+"=>", "+=", "==", "&&" or "::", a camel- or snake-case member after "::", a
+call of a dotted name, an empty call "()",
 a statement keyword at its start, an SQL statement) and at least one more mark
 of either kind (braces, a closing semicolon). One mark alone is not enough:
 clinical notes have semicolons, braces around template fields and the odd
@@ -27,6 +28,9 @@ _KEYWORD = (
 # fast: notes are full of "-" and ":", and this runs on every note.
 _STRONG = (
     re.compile(r"=[>=]|=(?<=[-+*!]=)|&&|\|\||\+\+|::"),  # "=>", "+=", "==", "&&"
+    # A member after a scope ("MyClass::toString", "self::max_size"): the
+    # name is camel case or snake case, which notes' "Plan::Continue" is not.
+    re.compile(r"::(?<=\w::)(?:[a-z]+[A-Z]|[A-Za-z]*_[A-Za-z])"),
     re.compile(r"\.(?<=\w\.)[A-Za-z_]\w*\("),  # a call of a dotted name
     re.compile(r"\(\)(?<=\w\(\))"),  # an empty call
     re.compile(r"(?:SELECT\b.*\bFROM|INSERT INTO|CREATE TABLE|UPDATE\b.*\bSET)\b"),

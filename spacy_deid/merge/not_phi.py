@@ -8,6 +8,7 @@ credential off the end of a name span ("Oriel Vantongeren, CNM").
 """
 
 import re
+from http import HTTPStatus
 from typing import Callable, List, Optional
 
 from spacy.lang.char_classes import LIST_UNITS
@@ -391,18 +392,28 @@ def is_sat_verb(span: Span) -> bool:
 _KEY_CHORD = re.compile(r"(?i)\b(?:ctrl|alt|shift|cmd|command|option|fn|win)\+\w")
 _CLI_FLAG = re.compile(r"\s--?[a-z][a-z0-9-]*(?![\w'])")
 _NUMBER_PAIR = re.compile(r"\b\d{1,5}:(\d{2,5})\b")
+# An HTTP status with its standard reason phrase, as Python's `http` module
+# lists them ("404 Not Found", "HTTP/1.1 503 Service Unavailable").
+_HTTP_STATUS = re.compile(
+    r"(?i)(?:HTTP(?:/\d(?:\.\d)?)?\s+)?(?:"
+    + "|".join(re.escape(f"{s.value} {s.phrase}") for s in HTTPStatus)
+    + r")"
+)
 
 
 def is_technical(span: Span) -> bool:
     """Whether a span holds a key chord, a command-line flag after a word or
-    a pair of numbers whose second is no minute ("Open Port 80:443"); no
-    gold span of 11,000 generated notes (train and dev) holds one.
+    a pair of numbers whose second is no minute ("Open Port 80:443"), or is
+    an HTTP status ("404 Not Found"); no gold span of 11,000 generated notes
+    (train and dev) holds one.
 
     span (Span): The entity.
     RETURNS (bool): True for such a span.
     """
     text = span.text
     if _KEY_CHORD.search(text) or _CLI_FLAG.search(text):
+        return True
+    if _HTTP_STATUS.fullmatch(text.strip()):
         return True
     return any(int(m.group(1)) > 59 for m in _NUMBER_PAIR.finditer(text))
 

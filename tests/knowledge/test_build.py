@@ -161,6 +161,8 @@ WN_DATA = """\
 00000011 06 n 01 blender 0 000 | a machine
 00000012 06 n 01 blender 0 000 | a mixer
 00000013 18 n 01 blender 0 001 @ 00000001 n 0000 | who blends
+00000014 05 n 01 vixen 0 000 | an animal
+00000015 18 n 01 vixen 0 001 @ 00000001 n 0000 | a shrew
 """
 WN_INDEX = """\
   1 This software and database is being provided to you
@@ -174,11 +176,13 @@ kidd n 1 1 @ 1 0 00000007
 driver n 2 1 @ 2 0 00000008 00000009
 widget n 1 0 1 0 00000010
 blender n 3 1 @ 3 0 00000011 00000012 00000013
+vixen n 2 1 @ 2 0 00000014 00000015
 ice_cream n 1 0 1 0 00000010
 """
 WN_NOUNS = {"chef": "person", "cook": "person", "person": "person",
             "relative": "relation", "son": "relation", "stapler": "thing",
-            "driver": "person", "blender": "thing"}  # fmt: skip
+            "driver": "also_person", "blender": "thing",
+            "vixen": "also_person"}  # fmt: skip
 
 
 def test_noun_rows_say_what_the_most_used_senses_name():

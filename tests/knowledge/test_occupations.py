@@ -51,6 +51,11 @@ def test_fragments_of_job_titles_head_none():
         ("ventilator", False),
         ("chief complaint", False),
         ("son", False),
+        # A person only in a later sense: the animal, the aid; an agent noun
+        # of that kind still names someone.
+        ("the quick brown fox", False),
+        ("a sunny disposition helps", False),
+        ("truck driver", True),
         # "-er" words WordNet knows as no noun: a frequent one is no agent noun.
         ("sonographer", True),
         ("much easier", False),

@@ -16,6 +16,9 @@ from spacy_deid.merge.code import code_lines, is_code_line
         'except KeyError: log.info("missing")',
         "INSERT INTO visits (id, ward) VALUES (1, 'B');",
         "SELECT ward FROM beds WHERE free = 1;",
+        # A camel- or snake-case member after a scope is a second mark.
+        "In Kotlin, Ward::bedCount returns the total.",
+        "see Config::max_beds for the limit",
     ],
 )
 def test_code_lines(line):
@@ -34,6 +37,8 @@ def test_code_lines(line):
         "user=ann;action=sign_note;ts=2088-04-19 22:41:07",
         "Class II obesity, import of records pending.",
         "Called pharmacy re: refill.",
+        "Plan::Continue home meds",
+        "Dx::HTN, DM2",
     ],
 )
 def test_lines_of_notes_are_no_code(line):

@@ -1842,6 +1842,10 @@ def test_seasons_as_events_and_saturations_are_no_dates(
         ("Press Ctrl+C to copy and Ctrl+V.", "copy and Ctrl+V", "ORGANIZATION", False),
         ("docker run -p 8080:80", "docker run -p", "PATIENT", False),
         ("Open Port 80:443 first.", "Open Port 80:443", "ORGANIZATION", False),
+        # An HTTP status with its standard reason phrase.
+        ("The proxy sent 503 Service Unavailable.", "503 Service Unavailable", "STREET", False),
+        ("Got HTTP/1.1 401 Unauthorized back.", "HTTP/1.1 401 Unauthorized", "ORGANIZATION", False),
+        ("Lives at 503 Service Road.", "503 Service Road", "STREET", True),
         ("Seen at 10:45 by Tove.", "10:45", "DATE", True),
         ("Signed -Quillon-Haverty", "-Quillon-Haverty", "DOCTOR", True),
     ],
