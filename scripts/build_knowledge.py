@@ -236,6 +236,10 @@ WORDNET_SENSES = 2
 # name is no department of any one hospital.
 WORDNET_SPECIALTY = "medical_science"
 WORDNET_BUSINESS = "place_of_business"
+# People named by their work: a noun whose person sense lies under one of
+# these ("principal" the school head, a professional) still heads a job when
+# its first sense names something else.
+WORDNET_WORK = ("worker", "professional")
 # WordNet's usage examples (quoted in the glosses of all four databases):
 # everyday English sentences for the generator's PHI-free negatives. Kept: 4
 # to 20 words of letters and plain punctuation, no capital after the first
@@ -777,8 +781,10 @@ def wordnet_nouns(data_noun: str) -> Tuple[Dict[str, List[str]], Dict[str, List[
 def noun_rows(data_noun: str, index_noun: str) -> Dict[str, str]:
     """What a noun names, by its first `WORDNET_SENSES` senses (the most used):
     "person" ("chef"), "also_person" where the first sense names something
-    else and a later one a person ("fox", "help": a person noun at a phrase's
-    head would make "The quick brown fox" a job), "relation" (a person named
+    else and a later one a person ("fox": a person noun at a phrase's head
+    would make "The quick brown fox" a job), "also_job" where that person is
+    named by their work (under `WORDNET_WORK`: "principal", "help"),
+    "relation" (a person named
     by a tie to others: "son", "friend", "patient"), or "thing" for a noun
     with an agent ending that names neither ("ventilator", "stapler");
     otherwise "specialty" for a noun
@@ -789,13 +795,14 @@ def noun_rows(data_noun: str, index_noun: str) -> Dict[str, str]:
 
     data_noun (str): The text of WordNet's `data.noun`.
     index_noun (str): The text of WordNet's `index.noun` (senses by use).
-    RETURNS (Dict[str, str]): word -> "person", "also_person", "relation",
-        "thing" or "specialty".
+    RETURNS (Dict[str, str]): word -> "person", "also_person", "also_job",
+        "relation", "thing" or "specialty".
     """
     lemmas, hypernyms = wordnet_nouns(data_noun)
     kinds: Dict[str, str] = {}
     specialty = _under(WORDNET_SPECIALTY, lemmas, hypernyms)
     business = _under(WORDNET_BUSINESS, lemmas, hypernyms)
+    work = set().union(*(_under(root, lemmas, hypernyms) for root in WORDNET_WORK))
 
     def kind(offset: str) -> str:
         if offset not in kinds:
@@ -822,10 +829,12 @@ def noun_rows(data_noun: str, index_noun: str) -> Dict[str, str]:
         if not word.isalpha():  # multi-word lemmas are joined by "_"
             continue
         offsets = fields[-n_senses:][:WORDNET_SENSES]
-        senses = [kind(o) for o in offsets if _written_lower(word, lemmas.get(o, []))]
+        written = [o for o in offsets if _written_lower(word, lemmas.get(o, []))]
+        senses = [kind(o) for o in written]
         found = [k for k in senses if k]
         if found and not senses[0] and found[0] == "person":
-            rows[word] = "also_person"
+            at_work = any(o in work for o in written)
+            rows[word] = "also_job" if at_work else "also_person"
         elif found:
             rows[word] = found[0]
         elif word.endswith(AGENT_ENDINGS):

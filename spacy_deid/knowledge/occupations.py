@@ -9,9 +9,9 @@ last word of one of Faker's 640 job titles, `Provider.jobs`, MIT licence:
 "welder", "sonographer") that WordNet does not know as a thing ("ventilator",
 "stapler", "ulcer") and that is, if WordNet does not know it at all, no
 frequent word ("never", "easier"); or when a head word of the phrase is a noun whose most
-used senses name a person (WordNet, the `nouns` table: "chef", "paralegal"),
-the first of them included: "fox" and "help" name a person only in a later
-sense. Only at a head: "chief" names a person too, not in "chief complaint".
+used senses name a person (WordNet, the `nouns` table: "chef", "paralegal");
+where only a later sense does, by their work ("principal") but not otherwise
+("fox"). Only at a head: "chief" names a person too, not in "chief complaint".
 """
 
 import re
@@ -31,6 +31,8 @@ AGENT_ENDINGS = (
 # An "-er" word that WordNet knows as no noun and that English uses this often
 # (zipf) is a comparative or an adverb, no agent noun ("easier", "never").
 AGENT_MAX_ZIPF = 4.0
+# What the `nouns` table says of a noun that names a person in its first senses.
+_PERSON_KINDS = ("person", "also_person", "also_job", "relation")
 _WORD = re.compile(r"[a-z]+")
 _PARTS = re.compile(r"[,/;]")
 _PARENS = re.compile(r"\(.*?\)")
@@ -60,7 +62,7 @@ def is_fragment(word: str) -> bool:
     that names no person in WordNet and has no agent ending. As a head it
     would make "teamwork makes" a job."""
     kind = load("nouns").get(word)
-    if word.endswith(AGENT_ENDINGS) or kind in ("person", "also_person", "relation"):
+    if word.endswith(AGENT_ENDINGS) or kind in _PERSON_KINDS:
         return False
     return lookup(word).word_zipf >= AGENT_MAX_ZIPF
 
@@ -73,17 +75,23 @@ def is_occupation_word(word: str, person_nouns: bool = True) -> bool:
         counts ("chef"), or only job-title heads and agent nouns.
     """
     word = word.lower()
-    forms = [word]
-    if word.endswith("s"):
-        forms += [word[:-1], word[:-2]] if word.endswith("es") else [word[:-1]]
-    return any(_names_someone(form, person_nouns) for form in forms if form)
+    if _names_someone(word, person_nouns):
+        return True
+    if not word.endswith("s"):
+        return False
+    singulars = [word[:-1], word[:-2]] if word.endswith("es") else [word[:-1]]
+    return any(_names_someone(s, person_nouns, plural=True) for s in singulars if s)
 
 
-def _names_someone(word: str, person_nouns: bool) -> bool:
+def _names_someone(word: str, person_nouns: bool, plural: bool = False) -> bool:
+    """A job-title head, a person noun, or an agent noun that is no thing. A
+    noun whose first sense is no person and a later one names someone by
+    their work ("principal", "help") counts as written only: "helps" is a
+    verb more often than helpers."""
     if word in occupation_heads():
         return True
     names = load("nouns").get(word)
-    if person_nouns and names == "person":
+    if person_nouns and (names == "person" or (names == "also_job" and not plural)):
         return True
     if not word.endswith(AGENT_ENDINGS) or names == "thing":
         return False

@@ -48,7 +48,7 @@ TABLES: Dict[str, Tuple[str, Callable[[List[str]], Any]]] = {
     # Keyed by ICD-10-CM code, not by a folded word: the generator's diagnoses.
     "conditions": ("ICD-10-CM description of the code", _text),
     # WordNet: what a noun's most used senses name (`occupations`).
-    "nouns": ("person, also_person, relation, thing or specialty", _text),
+    "nouns": ("person, also_person, also_job, relation, thing or specialty", _text),
     # WordNet usage examples: the generator's everyday, PHI-free sentences.
     "sentences": ("part of speech of the synset the example illustrates", _text),
     # CLDR and IANA language names: "major" for languages CLDR names widely.

@@ -163,6 +163,9 @@ WN_DATA = """\
 00000013 18 n 01 blender 0 001 @ 00000001 n 0000 | who blends
 00000014 05 n 01 vixen 0 000 | an animal
 00000015 18 n 01 vixen 0 001 @ 00000001 n 0000 | a shrew
+00000016 18 n 01 worker 0 001 @ 00000001 n 0000 | who works
+00000017 21 n 01 principal 0 000 | a sum lent
+00000018 18 n 01 principal 0 001 @ 00000016 n 0000 | the head of a school
 """
 WN_INDEX = """\
   1 This software and database is being provided to you
@@ -177,12 +180,15 @@ driver n 2 1 @ 2 0 00000008 00000009
 widget n 1 0 1 0 00000010
 blender n 3 1 @ 3 0 00000011 00000012 00000013
 vixen n 2 1 @ 2 0 00000014 00000015
+worker n 1 1 @ 1 0 00000016
+principal n 2 1 @ 2 0 00000017 00000018
 ice_cream n 1 0 1 0 00000010
 """
 WN_NOUNS = {"chef": "person", "cook": "person", "person": "person",
             "relative": "relation", "son": "relation", "stapler": "thing",
             "driver": "also_person", "blender": "thing",
-            "vixen": "also_person"}  # fmt: skip
+            "vixen": "also_person", "worker": "person",
+            "principal": "also_job"}  # fmt: skip
 
 
 def test_noun_rows_say_what_the_most_used_senses_name():

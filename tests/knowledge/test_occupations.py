@@ -56,6 +56,7 @@ def test_fragments_of_job_titles_head_none():
         ("the quick brown fox", False),
         ("a sunny disposition helps", False),
         ("truck driver", True),
+        ("high school principal", True),
         # "-er" words WordNet knows as no noun: a frequent one is no agent noun.
         ("sonographer", True),
         ("much easier", False),
@@ -70,6 +71,8 @@ def test_names_an_occupation(text, expected):
 def test_plural_and_case():
     assert is_occupation_word("TEACHERS") and not is_occupation_word("snow")
     assert is_occupation_word("Waitresses") and not is_occupation_word("staplers")
+    # A job in a later sense only: as written, not as a plural ("helps").
+    assert is_occupation_word("help") and not is_occupation_word("helps")
 
 
 def test_person_nouns_only_where_asked():
