@@ -7,12 +7,13 @@
     label_map = null
     misaligned = "missing"
     limit = 0
+    augmenter = null
 
 Registered through the `spacy_readers` entry point, so no import is needed.
 """
 
 from pathlib import Path
-from typing import Iterator, Optional, Union
+from typing import Callable, Iterator, Optional, Union
 
 from spacy.language import Language
 from spacy.training import Example
@@ -20,6 +21,8 @@ from spacy.training import Example
 from .docbin import ConversionStats, note_to_doc, warn_stats
 from .formats import read_notes
 from ..labels.maps import LabelMap, get_label_map, map_note
+
+Augmenter = Callable[[Language, Example], Iterator[Example]]
 
 
 class PhiCorpus:
@@ -36,6 +39,7 @@ class PhiCorpus:
         label_map: Optional[Union[str, LabelMap]] = None,
         misaligned: str = "expand",
         limit: int = 0,
+        augmenter: Optional[Augmenter] = None,
     ) -> None:
         """Initialize the corpus.
 
@@ -44,6 +48,8 @@ class PhiCorpus:
         label_map: Named label map ("category", "meddocan2i2b2", ...) or None.
         misaligned (str): "expand", "contract", "drop" or "missing".
         limit (int): Read at most this many notes (0: all).
+        augmenter (Optional[Augmenter]): Yields the examples used for each one
+            read (`spacy_deid.context_swap.v1`); None: each as read.
         """
         # Like spaCy's Corpus, a missing path only fails when the corpus is
         # read, so `spacy debug config` works on a config with null paths.
@@ -52,6 +58,7 @@ class PhiCorpus:
         self.label_map = label_map
         self.misaligned = misaligned
         self.limit = limit
+        self.augmenter = augmenter
         self.last_stats: Optional[ConversionStats] = None
 
     def __call__(self, nlp: Language) -> Iterator[Example]:
@@ -71,7 +78,11 @@ class PhiCorpus:
             reference = note_to_doc(note, nlp, self.misaligned, stats)
             predicted = nlp.make_doc(note.text)
             predicted.user_data.update(reference.user_data)
-            yield Example(predicted, reference)
+            example = Example(predicted, reference)
+            if self.augmenter is None:
+                yield example
+            else:
+                yield from self.augmenter(nlp, example)
         self.last_stats = stats
         warn_stats(stats)
 
@@ -82,11 +93,17 @@ def create_phi_corpus(
     label_map: Optional[str] = None,
     misaligned: str = "expand",
     limit: int = 0,
+    augmenter: Optional[Augmenter] = None,
 ) -> PhiCorpus:
     """Registered reader `spacy_deid.PhiCorpus.v1` (see `PhiCorpus`).
 
     RETURNS (PhiCorpus): A callable `(nlp) -> Iterator[Example]`.
     """
     return PhiCorpus(
-        path, format=format, label_map=label_map, misaligned=misaligned, limit=limit
+        path,
+        format=format,
+        label_map=label_map,
+        misaligned=misaligned,
+        limit=limit,
+        augmenter=augmenter,
     )
