@@ -27,7 +27,9 @@ noun that WordNet does not know as a thing, a head noun that names a person,
 "raking the lawn" or "skin stapler" named no job (a job word glued to the
 next one counts: "journalistand"), and its surrogate
 would garble the note. A name that starts such a span before "'s" stays, as
-`possessor_label` ("Kaveh" of "Kaveh's nebulizer"), and a span that holds a
+`possessor_label` ("Kaveh" of "Kaveh's nebulizer"), a span that is a name
+stays as `job_name_label` (the tagger read "Haverty" as a job: dropping it
+would leave the name), and a span that holds a
 code stays whole ("pickup truck (plate 7KQX22915)": the label is wrong, but
 dropping it would leave the plate).
 
@@ -264,6 +266,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "clause_kept": {},
     "clause_joiners": [],
     "possessor_label": "",
+    "job_name_label": "",
     "initial_words": False,
     "nameless_word_zipf": 0.0,
     "job_label": "",
@@ -360,6 +363,7 @@ def make_phi_relabel(
     clause_kept: Dict[str, List[str]],
     clause_joiners: List[str],
     possessor_label: str,
+    job_name_label: str,
     initial_words: bool,
     nameless_word_zipf: float,
     job_label: str,
@@ -520,6 +524,10 @@ def make_phi_relabel(
         but starts with a capitalised name and "'s" ("Kaveh's nebulizer"),
         the name is kept with this label instead of being dropped with the
         rest ('' for none).
+    job_name_label (str): When an `occupation_labels` span names no job but
+        is a name (words that at least `min_name_count` people bear, none a
+        common English word), it is kept with this label
+        instead of being dropped ('' for none).
     initial_words (bool): The common-word check of `word_labels` also drops
         a span whose first word starts a sentence or line in title case and is
         a common word that almost nobody bears as a name ("The stock market",
@@ -651,6 +659,7 @@ def make_phi_relabel(
         clause_kept=clause_kept,
         clause_joiners=clause_joiners,
         possessor_label=possessor_label,
+        job_name_label=job_name_label,
         initial_words=initial_words,
         nameless_word_zipf=nameless_word_zipf,
         job_label=job_label,
@@ -866,7 +875,7 @@ class PhiRelabel(CfgSerializable):
                 # One that names no job but holds a code stays: its label is
                 # wrong, but dropping it would leave a plate or an ID.
                 kept = self._names_a_job(ent) or holds_code(ent)
-                pieces = [ent] if kept else self._possessor(ent)
+                pieces = [ent] if kept else self._possessor(ent) or self._job_name(ent)
             elif ent.label_ in self._words:
                 pieces = self._as_job(ent) if self._common_words_only(ent) else [ent]
             else:
@@ -1288,6 +1297,18 @@ class PhiRelabel(CfgSerializable):
             span, self._job_cues
         )
 
+    def _job_name(self, span: Span) -> List[Span]:
+        """A job-labelled span that is a name, as `job_name_label`: words that
+        people bear as names and that are no common English word ("Haverty",
+        "haverty", "HAVERTY"); else nothing."""
+        label = self.cfg["job_name_label"]
+        words = [t for t in span if not (t.is_punct or t.is_space)]
+        if not label or not words:
+            return []
+        if not all(t.is_alpha and self._name_word(t.text) for t in words):
+            return []
+        return [_with_label(span, label)]
+
     def _possessor(self, span: Span) -> List[Span]:
         """The name that owns what a span names ("Kaveh" in "Kaveh's
         nebulizer"), as `possessor_label`: capitalised words that are no
@@ -1553,6 +1574,7 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "street_label",
         "ward_label",
         "possessor_label",
+        "job_name_label",
         "job_label",
     ):
         if not isinstance(cfg[key], str):

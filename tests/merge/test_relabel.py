@@ -289,6 +289,8 @@ def test_bad_config():
     with pytest.raises(ValueError):
         PhiRelabel(possessor_label=["PATIENT"])
     with pytest.raises(ValueError):
+        PhiRelabel(job_name_label=1)
+    with pytest.raises(ValueError):
         PhiRelabel(initial_words="yes")
     with pytest.raises(ValueError):
         PhiRelabel(nameless_word_zipf=True)
@@ -989,6 +991,28 @@ def test_a_job_word_after_a_work_cue_is_a_job(text, surface, label, expected):
 )
 def test_possessor_outlives_a_span_that_names_no_job(text, surface, expected):
     config = {"occupation_labels": ["PROFESSION"], "possessor_label": "PATIENT"}
+    assert relabelled_with(config, text, [(surface, "PROFESSION")]) == expected
+    off = relabelled_with({"occupation_labels": ["PROFESSION"]}, text,
+                          [(surface, "PROFESSION")])  # fmt: skip
+    assert off == [e for e in expected if e[1] == "PROFESSION"]
+
+
+@pytest.mark.parametrize(
+    "text,surface,expected",
+    [
+        # A name the tagger read as a job stays, as a name.
+        ("Spoke with Hawkes today.", "Hawkes", [("Hawkes", "PATIENT")]),
+        ("spoke with hawkes today.", "hawkes", [("hawkes", "PATIENT")]),
+        ("SPOKE WITH HAWKES TODAY.", "HAWKES", [("HAWKES", "PATIENT")]),
+        # A common word, a word nobody bears as a name: dropped.
+        ("Walked the Fields today.", "Fields", []),
+        ("Spoke with Quillon today.", "Quillon", []),
+        # A job stays a job.
+        ("Spoke with the welder today.", "welder", [("welder", "PROFESSION")]),
+    ],
+)
+def test_a_name_read_as_a_job_stays_a_name(text, surface, expected):
+    config = {"occupation_labels": ["PROFESSION"], "job_name_label": "PATIENT"}
     assert relabelled_with(config, text, [(surface, "PROFESSION")]) == expected
     off = relabelled_with({"occupation_labels": ["PROFESSION"]}, text,
                           [(surface, "PROFESSION")])  # fmt: skip
