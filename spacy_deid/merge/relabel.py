@@ -525,8 +525,9 @@ def make_phi_relabel(
         the name is kept with this label instead of being dropped with the
         rest ('' for none).
     job_name_label (str): When an `occupation_labels` span names no job but
-        is a name (words that at least `min_name_count` people bear, none a
-        common English word), it is kept with this label
+        is a name (words that at least `min_name_count` people bear; a common
+        English word only after no determiner, in title case or alone in
+        lower case), it is kept with this label
         instead of being dropped ('' for none).
     initial_words (bool): The common-word check of `word_labels` also drops
         a span whose first word starts a sentence or line in title case and is
@@ -1299,15 +1300,34 @@ class PhiRelabel(CfgSerializable):
 
     def _job_name(self, span: Span) -> List[Span]:
         """A job-labelled span that is a name, as `job_name_label`: words that
-        people bear as names and that are no common English word ("Haverty",
-        "haverty", "HAVERTY"); else nothing."""
+        people bear as names ("Haverty", "haverty", "HAVERTY"). One that is a
+        common English word too counts after no determiner, in title case
+        ("Fields") or alone in lower case ("dtr fields"; not "the fields",
+        "formerly a Make"); else nothing."""
         label = self.cfg["job_name_label"]
         words = [t for t in span if not (t.is_punct or t.is_space)]
         if not label or not words:
             return []
-        if not all(t.is_alpha and self._name_word(t.text) for t in words):
+        as_noun = _after_determiner(span)
+        alone = len(words) == 1
+        if not all(self._job_name_word(t, as_noun, alone) for t in words):
             return []
         return [_with_label(span, label)]
+
+    def _job_name_word(self, token: Token, as_noun: bool, alone: bool) -> bool:
+        if not token.is_alpha:
+            return False
+        k = lookup(token.text)
+        if k.is_country or k.is_state or k.name_zipf <= k.place_zipf:
+            return False
+        if k.surname_count + k.given_count < self.cfg["min_name_count"]:
+            return False
+        # The tagger read the word as a person (a job): a name that is a word
+        # too is the name where it is written as one or stands where a noun
+        # would have a determiner.
+        if not k.is_common_word:
+            return True
+        return not as_noun and (token.is_title or (alone and token.is_lower))
 
     def _possessor(self, span: Span) -> List[Span]:
         """The name that owns what a span names ("Kaveh" in "Kaveh's
@@ -1487,6 +1507,14 @@ STATE_NAME_BEARERS = 10_000
 # train split's sentence-initial gold ("Eve", "Rocky", "Buddy") lie above it.
 INITIAL_MAX_NAME_ZIPF = 1.5
 _SENTENCE_ENDS = (".", "!", "?")
+# Words before a noun, never before a name.
+_DETERMINERS = frozenset(
+    {
+        "a", "an", "the", "this", "that", "these", "those", "my", "his",
+        "her", "its", "our", "your", "their", "some", "any", "no", "each",
+        "every",
+    }
+)  # fmt: skip
 
 
 def _initial_word(token: Token, span: Span) -> bool:
@@ -1506,6 +1534,12 @@ def _initial_word(token: Token, span: Span) -> bool:
 def _lower_word(token: Token) -> bool:
     """A word in lower case, or the pronoun "I"."""
     return token.is_alpha and (token.is_lower or token.text == "I")
+
+
+def _after_determiner(span: Span) -> bool:
+    """Whether a determiner ("the", "a", "his") comes right before a span."""
+    before = word_at(span.doc, span.start - 1, step=-1)
+    return before is not None and span.doc[before].lower_ in _DETERMINERS
 
 
 def _is_name_like(token: Token) -> bool:

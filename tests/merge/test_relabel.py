@@ -1004,8 +1004,15 @@ def test_possessor_outlives_a_span_that_names_no_job(text, surface, expected):
         ("Spoke with Hawkes today.", "Hawkes", [("Hawkes", "PATIENT")]),
         ("spoke with hawkes today.", "hawkes", [("hawkes", "PATIENT")]),
         ("SPOKE WITH HAWKES TODAY.", "HAWKES", [("HAWKES", "PATIENT")]),
-        # A common word, a word nobody bears as a name: dropped.
-        ("Walked the Fields today.", "Fields", []),
+        # A common word too, written as a name or alone where a noun would
+        # have a determiner.
+        ("Spoke with Fields today.", "Fields", [("Fields", "PATIENT")]),
+        ("dtr fields visited.", "fields", [("fields", "PATIENT")]),
+        # After a determiner, among other words, or a word nobody bears as a
+        # name: dropped.
+        ("walked the fields today.", "fields", []),
+        ("Formerly a Fields.", "Fields", []),
+        ("walked past fields today.", "past fields", []),
         ("Spoke with Quillon today.", "Quillon", []),
         # A job stays a job.
         ("Spoke with the welder today.", "welder", [("welder", "PROFESSION")]),
