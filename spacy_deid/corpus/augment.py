@@ -17,10 +17,10 @@ point.
 
 import random
 from functools import lru_cache
-from typing import Callable, Iterator, List, Optional, Tuple
+from typing import Iterator, List, Optional, Tuple
 
 from spacy.language import Language
-from spacy.tokens import Doc
+from spacy.tokens import Doc, Token
 from spacy.training import Example
 
 from ..knowledge import lookup
@@ -30,27 +30,39 @@ from ..knowledge.tables import load
 SWAP_MIN_CENTIBELS = 400
 
 
-def create_context_swap(
-    level: float, rate: float, seed: int = 0
-) -> Callable[[Language, Example], Iterator[Example]]:
-    """Registered augmenter `spacy_deid.context_swap.v1`.
+class ContextSwap:
+    """Replace a share of the examples by swapped copies (`swapped_example`).
 
-    level (float): Share of the examples replaced by a swapped copy.
-    rate (float): Share of the plain words outside the gold spans swapped.
-    seed (int): Seed of the augmenter's own random generator.
-    RETURNS (Callable): `(nlp, example) -> Iterator[Example]`.
+    A class (not a closure) so that a corpus holding it pickles.
     """
-    if not (0.0 <= level <= 1.0 and 0.0 <= rate <= 1.0):
-        raise ValueError("context_swap: level and rate must lie in [0, 1]")
-    rng = random.Random(seed)
 
-    def augment(nlp: Language, example: Example) -> Iterator[Example]:
-        if level and rng.random() < level:
-            yield swapped_example(nlp, example, rate, rng)
+    def __init__(self, level: float, rate: float, seed: int = 0) -> None:
+        """Initialize the augmenter.
+
+        level (float): Share of the examples replaced by a swapped copy.
+        rate (float): Share of the plain words outside the gold spans swapped.
+        seed (int): Seed of the augmenter's own random generator.
+        """
+        if not (0.0 <= level <= 1.0 and 0.0 <= rate <= 1.0):
+            raise ValueError("context_swap: level and rate must lie in [0, 1]")
+        self.level = level
+        self.rate = rate
+        self.rng = random.Random(seed)
+
+    def __call__(self, nlp: Language, example: Example) -> Iterator[Example]:
+        """Yield the example, or a swapped copy of it."""
+        if self.level and self.rng.random() < self.level:
+            yield swapped_example(nlp, example, self.rate, self.rng)
         else:
             yield example
 
-    return augment
+
+def create_context_swap(level: float, rate: float, seed: int = 0) -> ContextSwap:
+    """Registered augmenter `spacy_deid.context_swap.v1` (see `ContextSwap`).
+
+    RETURNS (ContextSwap): A callable `(nlp, example) -> Iterator[Example]`.
+    """
+    return ContextSwap(level, rate, seed=seed)
 
 
 def swapped_example(
@@ -65,7 +77,8 @@ def swapped_example(
     tags: List[Optional[str]] = []
     for token in reference:
         tag = _iob_tag(token)
-        words.append(_swapped(token.text, rng) if tag == "O" and rng.random() < rate else token.text)
+        swap = tag == "O" and rng.random() < rate
+        words.append(_swapped(token.text, rng) if swap else token.text)
         tags.append(tag)
     spaces = [bool(token.whitespace_) for token in reference]
     doc = Doc(nlp.vocab, words=words, spaces=spaces, ents=tags)
@@ -75,7 +88,7 @@ def swapped_example(
     return Example(predicted, doc)
 
 
-def _iob_tag(token) -> Optional[str]:
+def _iob_tag(token: Token) -> Optional[str]:
     """The token's gold tag as `Doc(ents=...)` takes it; None where missing."""
     if token.ent_iob_ == "":
         return None

@@ -527,8 +527,8 @@ def make_phi_relabel(
     job_name_label (str): When an `occupation_labels` span names no job but
         is a name (words that at least `min_name_count` people bear; a common
         English word only after no determiner, in title case or alone in
-        lower case), it is kept with this label
-        instead of being dropped ('' for none).
+        lower case), it is kept with this label instead of being dropped
+        ('' for none).
     initial_words (bool): The common-word check of `word_labels` also drops
         a span whose first word starts a sentence or line in title case and is
         a common word that almost nobody bears as a name ("The stock market",

@@ -1,5 +1,6 @@
 """corpus/augment.py: other words around the PHI of training notes."""
 
+import pickle
 import random
 
 import pytest
@@ -25,6 +26,15 @@ def _ents(doc):
 
 def test_entry_point_resolves():
     assert registry.augmenters.get("spacy_deid.context_swap.v1") is create_context_swap
+
+
+def test_a_corpus_with_the_augmenter_pickles(tmp_path, notes):
+    write_jsonl(notes, tmp_path / "train.jsonl")
+    corpus = create_phi_corpus(
+        tmp_path / "train.jsonl", augmenter=create_context_swap(1.0, 0.5)
+    )
+    copy = pickle.loads(pickle.dumps(corpus))
+    assert len(list(copy(spacy.blank("en")))) == len(notes)
 
 
 def test_swap_words_are_frequent_words_nobody_bears():
@@ -78,7 +88,10 @@ def test_level_decides_which_examples_change(tmp_path, notes):
     assert [e.reference.text for e in kept] == [e.reference.text for e in plain]
     changed = _examples(tmp_path, notes, create_context_swap(1.0, 1.0, seed=1))
     assert len(changed) == len(plain)
-    assert all(a.reference.text != b.reference.text for a, b in zip(changed, plain, strict=True))
+    assert all(
+        a.reference.text != b.reference.text
+        for a, b in zip(changed, plain, strict=True)
+    )
     assert [_ents(a.reference) for a in changed] == [_ents(b.reference) for b in plain]
 
 
