@@ -17,17 +17,15 @@ from spacy.tokens import Span
 
 from ..knowledge import lookup
 from ..knowledge.credentials import is_credential
+from .edges import NAME_PARTICLES
 
 # Words that start or join a surname ("Ó Neill", "Mac an Bhaird", "van der
 # Berg"): a side that holds one is a surname, not a given name and surname.
-NAME_PARTICLES = frozenset(
-    {
-        "ó", "ní", "nic", "ua", "mac", "mc", "an", "de", "del", "della",
-        "der", "den", "di", "da", "do", "dos", "das", "du", "la", "le", "van",
-        "von", "ter", "ten", "st", "saint", "bin", "ibn", "ben", "al", "el",
-        "abu",
-    }
-)  # fmt: skip
+# The particles inside names (`edges.NAME_PARTICLES`), and those that start
+# Irish, Scottish and Arabic surnames.
+SURNAME_PARTICLES = NAME_PARTICLES | frozenset(
+    {"ó", "ní", "nic", "ua", "mac", "mc", "an", "saint", "ben", "abu"}
+)
 # Written after a name and its comma: "Quillon Smith, Jr.".
 NAME_SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "v"})
 _WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
@@ -61,7 +59,7 @@ def is_whole_name(words: List[str]) -> bool:
     """
     if len(words) < 2 or len(words[-1]) < 2:
         return False
-    if any(word.lower() in NAME_PARTICLES for word in words[:-1]):
+    if any(word.lower() in SURNAME_PARTICLES for word in words[:-1]):
         return False
     first, last = words[0], words[-1]
     if len(first) == 1 and first.isupper() and last.islower():

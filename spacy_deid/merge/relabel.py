@@ -1248,9 +1248,12 @@ class PhiRelabel(CfgSerializable):
             return False
         return all(self._name_word(word) for word in words)
 
-    def _name_word(self, word: str) -> bool:
+    def _name_word(self, word: str, common: bool = False) -> bool:
+        """A word that at least `min_name_count` people bear, more as a name
+        than as a place's, no country or state, and (unless `common`) no
+        common English word."""
         k = lookup(word)
-        if k.is_country or k.is_state or k.is_common_word:
+        if k.is_country or k.is_state or (k.is_common_word and not common):
             return False
         if k.surname_count + k.given_count < self.cfg["min_name_count"]:
             return False
@@ -1315,19 +1318,10 @@ class PhiRelabel(CfgSerializable):
         return [_with_label(span, label)]
 
     def _job_name_word(self, token: Token, as_noun: bool, alone: bool) -> bool:
-        if not token.is_alpha:
-            return False
-        k = lookup(token.text)
-        if k.is_country or k.is_state or k.name_zipf <= k.place_zipf:
-            return False
-        if k.surname_count + k.given_count < self.cfg["min_name_count"]:
-            return False
         # The tagger read the word as a person (a job): a name that is a word
-        # too is the name where it is written as one or stands where a noun
-        # would have a determiner.
-        if not k.is_common_word:
-            return True
-        return not as_noun and (token.is_title or (alone and token.is_lower))
+        # too is the name where it is written as one, after no determiner.
+        written = not as_noun and (token.is_title or (alone and token.is_lower))
+        return token.is_alpha and self._name_word(token.text, common=written)
 
     def _possessor(self, span: Span) -> List[Span]:
         """The name that owns what a span names ("Kaveh" in "Kaveh's

@@ -15,7 +15,7 @@ Candidates are (first word, end word, cue class) in word positions of
 `DocWords`, as in `finder.py`.
 """
 
-from typing import List, Sequence
+from typing import List, Optional, Sequence
 
 from ..knowledge import load
 from ..knowledge.occupations import is_occupation_word, occupation_heads
@@ -60,7 +60,9 @@ def find_jobs(words: DocWords, taken: Sequence[bool]) -> List[Candidate]:
     return found
 
 
-def _job_after(words: DocWords, taken: Sequence[bool], position: int):
+def _job_after(
+    words: DocWords, taken: Sequence[bool], position: int
+) -> Optional[Candidate]:
     """The job phrase starting at a word position (after an article), as a
     candidate, or None."""
     if position < len(words) and words.words[position].text.lower() in ARTICLES:
