@@ -1057,15 +1057,25 @@ def _after_credentials(span: Span, person_labels: frozenset) -> bool:
 
 
 def follows_name(span: Span, person_labels: frozenset) -> bool:
-    """Whether a span comes after a person's name, a comma and credentials.
+    """Whether a span comes after a person's name, a comma and credentials,
+    or stands alone in brackets after the name.
 
-    span (Span): The entity ("MA" in "Ana Ruiz, MA", "CCM" in "Ana Ruiz, RN, CCM").
+    span (Span): The entity ("MA" in "Ana Ruiz, MA", "CCM" in "Ana Ruiz, RN,
+        CCM", "EMT-P" in "J. Ruiz (EMT-P)").
     person_labels (frozenset): The labels of person names.
     RETURNS (bool): True if, skipping credentials and commas back from the span,
-        a comma follows a person-labelled token.
+        a comma follows a person-labelled token, or if "(" and ")" enclose
+        the span right after one.
     """
     doc = span.doc
     i = span.start - 1
+    if (
+        i > 0
+        and doc[i].text == "("
+        and span.end < len(doc)
+        and doc[span.end].text == ")"
+    ):
+        return doc[i - 1].ent_type_ in person_labels
     while i > 0 and doc[i].text == "," and is_credential(doc[i - 1].text):
         if doc[i - 1].ent_type_ and doc[i - 1].ent_type_ in person_labels:
             break

@@ -145,6 +145,7 @@ from ..core.cfg_io import CfgSerializable, is_str_list
 from ..core.extensions import ENTS, ENT_IOB, ENT_TYPE, FLAGS, SCORES, SOURCE_ATTR
 from ..core.extensions import SPAN_GROUPS, install_extensions
 from ..knowledge import lookup
+from ..knowledge.lookup import region_codes
 from ..knowledge.occupations import glued_job, heads_an_occupation
 from ..knowledge.occupations import names_an_occupation
 from ..knowledge.credentials import is_credential
@@ -273,6 +274,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "clause_word_labels": [],
     "state_labels": [],
     "month_name_cues": {},
+    "given_name_labels": [],
     "facility_name_count": 0,
     "language_labels": [],
     "language_cues": [],
@@ -370,6 +372,7 @@ def make_phi_relabel(
     clause_word_labels: List[str],
     state_labels: List[str],
     month_name_cues: Dict[str, List[str]],
+    given_name_labels: List[str],
     facility_name_count: int,
     language_labels: List[str],
     language_cues: List[str],
@@ -550,6 +553,10 @@ def make_phi_relabel(
     month_name_cues (Dict[str, List[str]]): Label -> cue phrases: a span of
         `date_labels` that is one month's name right after such a phrase takes
         the label ("sister July", "nickname October": a name, not a date).
+    given_name_labels (List[str]): Labels whose one-word spans in title case
+        that at least `min_name_count` people bear as a given name take the
+        label of a `month_name_cues` phrase right before them ("wife Lorraine"
+        tagged as a firm, "Dr. Dallas" as a city).
     facility_name_count (int): With `facility_heads`, a surname borne by at
         least this many people and no common word before the head makes a
         facility too ("Mayo Clinic" tagged as a department); 0 for off.
@@ -667,6 +674,7 @@ def make_phi_relabel(
         clause_word_labels=clause_word_labels,
         state_labels=state_labels,
         month_name_cues=month_name_cues,
+        given_name_labels=given_name_labels,
         facility_name_count=facility_name_count,
         language_labels=language_labels,
         language_cues=language_cues,
@@ -752,6 +760,9 @@ class PhiRelabel(CfgSerializable):
             label: frozenset(tuple(cue_word(w) for w in cue.split()) for cue in cues)
             for label, cues in cfg["month_name_cues"].items()
         }
+        self._given_names = (
+            frozenset(cfg["given_name_labels"]) if self._month_cues else frozenset()
+        )
         self._code_line_labels = frozenset(cfg["code_line_labels"])
         self._po_boxes = (
             frozenset(cfg["po_box_labels"]) if cfg["street_label"] else frozenset()
@@ -804,6 +815,7 @@ class PhiRelabel(CfgSerializable):
             self._countries,
             self._states,
             self._dates if self._month_cues else (),
+            self._given_names,
             {cfg["country_label"]} if cfg["city_label"] else (),
             self._occupations,
             self._words,
@@ -859,6 +871,7 @@ class PhiRelabel(CfgSerializable):
             ent = self._as_country_or_city(ent)
             ent = self._as_state(ent)
             ent = self._as_named_month(ent)
+            ent = self._as_cued_given_name(ent)
             ent = self._as_po_box(ent)
             ent = self._as_ward(ent)
             ent = self._as_kin_age(ent)
@@ -1026,12 +1039,13 @@ class PhiRelabel(CfgSerializable):
             ent, self._persons, self.cfg["min_name_count"]
         ):
             return True
-        # Only after a name: "MA" is also a state, "CNA" a patient's job.
-        return bool(
-            self._persons
-            and is_credential(ent.text.replace(" ", ""))
-            and follows_name(ent, self._persons)
-        )
+        if not is_credential(ent.text.replace(" ", "")):
+            return False
+        # Only after a name ("MA" is also a state, "CNA" a patient's job), or
+        # as a state that no region bears ("EMT lic #").
+        if label == self.cfg["state_label"] and not region_codes(ent.text):
+            return True
+        return bool(self._persons and follows_name(ent, self._persons))
 
     def _is_language(self, ent: Span) -> bool:
         """A language's name, by a language cue or by itself."""
@@ -1121,6 +1135,20 @@ class PhiRelabel(CfgSerializable):
             return ent
         for label, phrases in self._month_cues.items():
             if phrase_before(ent, phrases):
+                return _with_label(ent, label)
+        return ent
+
+    def _as_cued_given_name(self, ent: Span) -> Span:
+        """A given name right after a cue phrase of `month_name_cues`, as that
+        phrase's label ("wife Lorraine" tagged as a firm: a name)."""
+        if ent.label_ not in self._given_names or len(ent) != 1:
+            return ent
+        if not ent.text.istitle() or not ent.text.isalpha():
+            return ent
+        if lookup(ent.text).given_count < self.cfg["min_name_count"]:
+            return ent
+        for label, phrases in self._month_cues.items():
+            if label != ent.label_ and phrase_before(ent, phrases):
                 return _with_label(ent, label)
         return ent
 
@@ -1550,6 +1578,7 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "place_labels",
         "clinician_cues",
         "kin_words",
+        "given_name_labels",
         "age_words",
         "particles",
         "drug_labels",

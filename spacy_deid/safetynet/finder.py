@@ -67,6 +67,7 @@ class NameReader:
         allow_caps: bool = False,
         clinician: bool = False,
         naming_cue: bool = False,
+        capitals: bool = False,
     ) -> Optional[Tuple[int, int]]:
         """The name starting at a word position, as (first, end), or None."""
         start = position
@@ -84,6 +85,7 @@ class NameReader:
             allow_caps=allow_caps,
             clinician=clinician,
             naming_cue=naming_cue,
+            capitals=capitals,
         ) and not (
             self.guard.is_first_name_word(text) and self._continues(position + 1)
         ):
@@ -169,7 +171,10 @@ def after_cues(words: DocWords, reader: NameReader, cues: CueIndex) -> List[Cand
         # A full stop ends the cue's sentence: the next one may open with an
         # ordinary word ("her husband. He drives"), so the cue is weak there.
         strong = cue.strong and not (position > after and words.words[after].text == ".")
-        candidate = _after_cue(words, reader, position, cue.kind, strong, cue.pieces)
+        capitals = words.words[words.owner[k]].text.isupper()
+        candidate = _after_cue(
+            words, reader, position, cue.kind, strong, cue.pieces, capitals
+        )
         if candidate is not None:
             found.append(candidate)
             if cue.kind == RELATIVE:
@@ -204,8 +209,11 @@ def _after_cue(
     kind: str,
     strong: bool,
     cue: Tuple[str, ...],
+    capitals: bool = False,
 ) -> Optional[Candidate]:
-    """The name read after one cue, with the cue's own conditions."""
+    """The name read after one cue, with the cue's own conditions; a
+    relative cue written in capitals reads short capitals names ("COUSIN
+    BEN")."""
     if position >= len(words):
         return None
     if words.words[position].newline_before and kind != SIGN_OFF:
@@ -216,6 +224,7 @@ def _after_cue(
         allow_caps=cue in _TITLES,
         clinician=kind == CLINICIAN,
         naming_cue=kind == CLINICIAN and cue not in _NOT_ONLY_NAMES,
+        capitals=capitals and kind == RELATIVE,
     )
     if span is None and strong and kind == RELATIVE:
         span = _name_before_modal(words, reader, position)

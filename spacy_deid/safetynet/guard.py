@@ -13,6 +13,7 @@ import re
 from typing import FrozenSet, Iterable, Tuple
 
 from ..knowledge import Knowledge, lookup
+from ..knowledge.abbreviations import is_medical_abbreviation
 from ..knowledge.conditions import is_condition_word
 from ..rules.lexicons.clinical import EPONYM_HEADS
 from ..text.datenames import MONTHS, WEEKDAYS
@@ -40,6 +41,16 @@ CLINICAL_WORDS: Tuple[str, ...] = (
     "vanc",
     "zosyn",
     "pcp",
+    # Consult services' shorthand ("per endo"), some of them surnames too.
+    "endo",
+    "derm",
+    "uro",
+    "pulm",
+    "heme",
+    "nephro",
+    "gyn",
+    "nsgy",
+    "rheum",
     "ptx",
     # Shorthand that train's notes write after cues ("re: dispo", "FHx").
     "dispo",
@@ -222,6 +233,7 @@ class NameGuard:
         surname: bool = False,
         clinician: bool = False,
         naming_cue: bool = False,
+        capitals: bool = False,
     ) -> bool:
         """Whether a token may be a name in its position.
 
@@ -238,6 +250,9 @@ class NameGuard:
             but a name ("d/w", "rn", "per"; not "cc:", the chief complaint): with
             `surname_after_cue`, a frequent surname that English uses not
             much more as a word is a name ("d/w bell").
+        capitals (bool): After a strong cue written in capitals ("COUSIN
+            BEN"): a capitals word of 2-4 letters is a name if it is a
+            frequent given name and no medical abbreviation.
         RETURNS (bool): Whether it is name-like.
         """
         if len(text) < 2 or not is_word_shaped(text):
@@ -246,7 +261,7 @@ class NameGuard:
         if lower in self.never:
             return False
         if text.isupper() and len(text) <= 4 and not allow_caps:
-            return False
+            return capitals and strong and self._short_capitals_name(text, lower)
         known = lookup(text)
         if known.is_drug:
             return False
@@ -271,6 +286,21 @@ class NameGuard:
         if strong or is_titled(text):
             return True
         return clinician and self.lower_unseen and self._unseen_lower(lower, known)
+
+    def _short_capitals_name(self, text: str, lower: str) -> bool:
+        """A short capitals word that many bear as a given name and that is
+        no medical abbreviation, stop word or date word ("BEN", "DAWN"; not
+        "AT", "ST", "ED"). In all-capitals text a relative's name has no other
+        mark: on 8,000 train notes every such word after a capitals relative
+        cue lies in a gold name (37 of 37)."""
+        if lower in self.stop_words or lower in self.date_words:
+            return False
+        known = lookup(text)
+        return (
+            known.given_count >= self.min_strong_name_count
+            and not known.is_drug
+            and not is_medical_abbreviation(text)
+        )
 
     def _surname_after_cue(self, text: str, lower: str, known: Knowledge) -> bool:
         """With `surname_after_cue`: a frequent surname in lower or title case,

@@ -510,6 +510,25 @@ def test_credentials_after_a_name_are_no_phi():
     ]
 
 
+def test_credentials_in_brackets_after_a_name_and_as_no_state_are_no_phi():
+    config = {**SHAPES, "state_label": "STATE"}
+    text = "Crew chief EMT lic #5512. Crew: Ivo Tamm (EMT-P), Ada Lusk (MA)."
+    ents = [
+        ("EMT", "STATE"),  # no state is called "EMT"
+        ("Ivo Tamm", "DOCTOR"),
+        ("EMT-P", "ROOM"),
+        ("Ada Lusk", "DOCTOR"),
+        ("MA", "STATE"),
+    ]
+    found = relabelled_with(config, text, ents)
+    assert found == [("Ivo Tamm", "DOCTOR"), ("Ada Lusk", "DOCTOR")]
+    # After a city, "(MA)" is the state; without a state label "EMT" stays.
+    ents = [("Salem", "CITY"), ("MA", "STATE")]
+    assert relabelled_with(config, "Lives in Salem (MA).", ents) == ents
+    ents = [("EMT", "STATE")]
+    assert relabelled_with(SHAPES, "EMT lic #5512", ents) == ents
+
+
 def test_job_titles_after_a_name_are_no_phi():
     nlp = shapes_nlp()
     text = (
@@ -1559,6 +1578,28 @@ def test_a_month_s_name_after_a_person_cue_is_a_name(text, surface, expected):
     assert found == [(surface, expected)]
     off = {**MONTH_CUES, "month_name_cues": {}}
     assert relabelled_with(off, text, [(surface, "DATE")]) == [(surface, "DATE")]
+
+
+@pytest.mark.parametrize(
+    "text,surface,label,expected",
+    [
+        ("Wife Lorraine manages the pillbox.", "Lorraine", "ORGANIZATION", "PATIENT"),
+        ("Her sister Georgia drove her in.", "Georgia", "STATE", "PATIENT"),
+        ("Paged Dr Dallas at noon.", "Dallas", "CITY", "DOCTOR"),
+        # No cue right before, no given name, or more than one word.
+        ("Wife works at Lorraine today.", "Lorraine", "ORGANIZATION", "ORGANIZATION"),
+        ("Her sister Quillonfield called.", "Quillonfield", "CITY", "CITY"),
+        ("Her sister Lorraine Bakery called.", "Lorraine Bakery", "ORGANIZATION",
+         "ORGANIZATION"),
+    ],
+)
+def test_a_given_name_after_a_person_cue_is_a_name(text, surface, label, expected):
+    cues = {"PATIENT": ["sister", "wife"], "DOCTOR": ["dr"]}
+    labels = ["ORGANIZATION", "STATE", "CITY"]
+    config = {"month_name_cues": cues, "given_name_labels": labels}
+    assert relabelled_with(config, text, [(surface, label)]) == [(surface, expected)]
+    off = {**config, "given_name_labels": []}
+    assert relabelled_with(off, text, [(surface, label)]) == [(surface, label)]
 
 
 def test_clause_kept_must_map_labels_to_words():

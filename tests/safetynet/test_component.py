@@ -163,6 +163,22 @@ def test_ordinary_name_words_only_after_strong_cues_written_as_names(nlp):
     assert ents(nlp("husband grant")) == []
 
 
+def test_consult_services_after_per_are_no_names(nlp):
+    assert ents(nlp("on insulin gtt per endo, titrate q1h")) == []
+    assert ents(nlp("plan per derm: biopsy")) == []
+
+
+def test_short_capitals_names_after_a_relative_cue_in_capitals(nlp):
+    assert ents(nlp("PT'S COUSIN BEN BROUGHT MEDS.")) == [("BEN", "PATIENT")]
+    assert ents(nlp("SISTER, DAWN, AT BEDSIDE.")) == [("DAWN", "PATIENT")]
+    # Abbreviations, stop words and date words stay; so does a cue in lower
+    # case, where a capitals word is an abbreviation ("son ED visit").
+    assert ents(nlp("SON ED VISIT TODAY.")) == []
+    assert ents(nlp("SISTER AT BEDSIDE.")) == []
+    assert ents(nlp("DAUGHTER AUG 3RD VISIT.")) == []
+    assert ents(nlp("cousin BEN brought meds.")) == []
+
+
 def test_a_care_role_is_a_strong_cue(nlp):
     assert ents(nlp("meds given; nurse Bill present.")) == [("Bill", "DOCTOR")]
     assert ents(nlp("rad tech Summer aware")) == [("Summer", "DOCTOR")]
