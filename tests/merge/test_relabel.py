@@ -1607,6 +1607,13 @@ def test_clause_kept_must_map_labels_to_words():
         PhiRelabel(clause_kept=["and"])
 
 
+def test_a_drug_s_name_is_no_date():
+    config = {"drug_labels": ["DATE"]}
+    text = "Rash two days after starting amoxicillin on 3/14."
+    ents = [("amoxicillin", "DATE"), ("3/14", "DATE")]
+    assert relabelled_with(config, text, ents) == [("3/14", "DATE")]
+
+
 def test_a_brand_named_after_an_everyday_word_is_read_as_the_word():
     config = {"drug_labels": ["PROFESSION"]}
     text = "Employed as an artist; tried Flagyl."
