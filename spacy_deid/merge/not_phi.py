@@ -806,6 +806,77 @@ def is_nameless_word(span: Span) -> bool:
     return k.word_zipf >= COMMON_WORD_ZIPF
 
 
+# People bearing a word for it to be a name before a colon ("Will:").
+_FIELD_WORD_BEARERS = 1000
+
+
+def is_field_label(span: Span) -> bool:
+    """Whether a span is a form's field label: common English words that
+    fewer than `_FIELD_WORD_BEARERS` people bear, right before a colon
+    ("UNIT NUMBER: 00298718"; not "Will:", whom many bear).
+
+    span (Span): The entity.
+    RETURNS (bool): True for such a span.
+    """
+    doc = span.doc
+    if span.end >= len(doc) or doc[span.end].text != ":":
+        return False
+    for token in span:
+        if not token.is_alpha:
+            return False
+        k = lookup(token.text)
+        if not k.is_common_word or _bearers(token.text) >= _FIELD_WORD_BEARERS:
+            return False
+    return True
+
+
+# A word used this much more as a word than as a name (zipf) is the word after
+# an article: "a Honda" (3.9 against 1.9), "the Navy"; not "a Bell" (4.6, 3.9).
+_ARTICLE_WORD_OVER_NAME = 1.5
+_ARTICLES = frozenset({"a", "an", "the"})
+
+
+def is_word_after_article(span: Span) -> bool:
+    """Whether a span is one common English word right after "a", "an" or
+    "the", used as a word far more than as a name: a thing, not a person ("a
+    SUV", "a Honda", "served in the Marines"). English puts no article before
+    a person's name.
+
+    span (Span): The entity.
+    RETURNS (bool): True for such a span.
+    """
+    if len(span) != 1 or span.start == 0 or not span[0].is_alpha:
+        return False
+    if span.doc[span.start - 1].lower_ not in _ARTICLES:
+        return False
+    k = lookup(span.text)
+    return k.is_common_word and k.word_zipf - k.name_zipf >= _ARTICLE_WORD_OVER_NAME
+
+
+def is_before_by(span: Span) -> bool:
+    """Whether "by" and another entity follow a span of words used more as
+    words than as names right away: the span is what that person did or
+    wrote ("Gross by Ford"), not a second name ("PIERCE by AW425" stays).
+
+    span (Span): The entity.
+    RETURNS (bool): True for such a span.
+    """
+    doc = span.doc
+    after = span.end + 1
+    if after >= len(doc) or doc[span.end].lower_ != "by":
+        return False
+    if doc[after].ent_iob_ != "B":
+        return False
+    words = [t.text for t in span if t.is_alpha]
+    return bool(words) and all(_used_as_word(word) for word in words)
+
+
+def _used_as_word(word: str) -> bool:
+    """A common English word, used more as a word than as a name."""
+    k = lookup(word)
+    return k.is_common_word and k.word_zipf > k.name_zipf
+
+
 # Words a phrase of ordinary words may hold besides them ("Board of Review").
 _LINK_WORDS = frozenset({"of", "and", "the", "for", "in", "on", "at", "to", "with"})
 _LETTERS = re.compile(r"[^\W\d_]+")

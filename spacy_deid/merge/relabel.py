@@ -87,7 +87,10 @@ before a verb's base form (`modal_labels`: "Will schedule", not "Will is"),
 a season's name used for an event (`season_labels`: "admitted for fall"),
 "sat" before a percentage (`saturation_labels`: "O2 sat 97%"), "sat" the
 verb (`sat_verb_labels`: "sat in chair"), technical text (`tech_labels`:
-"Ctrl+V", "docker run -p"), and a lone credential after a
+"Ctrl+V", "docker run -p"), a form's field label (`field_labels`: "UNIT
+NUMBER:"), a word right after an article (`article_labels`: "a Honda"), a
+span right before "by" and another entity (`by_labels`: "Gross by Ford"), and
+a lone credential after a
 person's name, a comma and maybe other credentials ("MA" in "Ana Ruiz, MA" and "CCM" in "Ana
 Ruiz, RN, CCM", not "MA" in "Salem, MA"); a name span of `person_labels` loses
 its trailing ", CNM". Before all that, a span of `credentialed_labels` that a
@@ -158,7 +161,8 @@ from .not_phi import in_cased_clause, is_nameless_phrase, is_plain_word
 from .not_phi import is_bare_ordinal, is_list_number, is_no_date, is_score
 from .not_phi import is_day_count, is_modal_verb, is_no_year, is_specialty
 from .not_phi import holds_code, is_saturation, is_season_event, word_at
-from .not_phi import is_sat_verb, is_technical
+from .not_phi import is_sat_verb, is_technical, is_field_label, is_word_after_article
+from .not_phi import is_before_by
 from .code import code_lines
 from .cues import cue_after, cue_word, cued_label, job_cued, kin_age, phrase_before
 from .edges import arrow_pieces, clause_end_start, clause_pieces, sentence_pieces
@@ -203,6 +207,9 @@ _SHAPES: Dict[str, Callable[[Span], bool]] = {
     "saturation_labels": is_saturation,
     "sat_verb_labels": is_sat_verb,
     "tech_labels": is_technical,
+    "field_labels": is_field_label,
+    "article_labels": is_word_after_article,
+    "by_labels": is_before_by,
 }
 _CUE_WINDOW = 3
 # Marks between the items of a list of names ("akin, burden & manana").
@@ -293,6 +300,9 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "saturation_labels": [],
     "sat_verb_labels": [],
     "tech_labels": [],
+    "field_labels": [],
+    "article_labels": [],
+    "by_labels": [],
 }
 
 
@@ -391,6 +401,9 @@ def make_phi_relabel(
     saturation_labels: List[str],
     sat_verb_labels: List[str],
     tech_labels: List[str],
+    field_labels: List[str],
+    article_labels: List[str],
+    by_labels: List[str],
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -606,6 +619,13 @@ def make_phi_relabel(
     tech_labels (List[str]): Labels whose spans that hold technical text
         are no PHI (`not_phi.is_technical`: "copy and Ctrl+V", "docker run
         -p", "Open Port 80:443").
+    field_labels (List[str]): Labels whose spans that are a form's field
+        label are no PHI (`not_phi.is_field_label`: "UNIT NUMBER:").
+    article_labels (List[str]): Labels whose spans that are one word, used
+        far more as a word than as a name, right after "a", "an" or "the" are
+        no PHI (`not_phi.is_word_after_article`: "a SUV", "the Navy").
+    by_labels (List[str]): Labels whose spans right before "by" and another
+        entity are no PHI (`not_phi.is_before_by`: "Gross by Ford").
     """
     return PhiRelabel(
         name,
@@ -693,6 +713,9 @@ def make_phi_relabel(
         saturation_labels=saturation_labels,
         sat_verb_labels=sat_verb_labels,
         tech_labels=tech_labels,
+        field_labels=field_labels,
+        article_labels=article_labels,
+        by_labels=by_labels,
     )
 
 

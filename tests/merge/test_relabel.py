@@ -1607,6 +1607,34 @@ def test_clause_kept_must_map_labels_to_words():
         PhiRelabel(clause_kept=["and"])
 
 
+@pytest.mark.parametrize(
+    "setting,text,surface,kept",
+    [
+        ("field_labels", "UNIT NUMBER: 00298718", "UNIT NUMBER", False),
+        ("field_labels", "Other: none", "Other", False),
+        ("field_labels", "Will: please call back", "Will", True),  # many bear it
+        ("field_labels", "UNIT NUMBER 00298718", "UNIT NUMBER", True),  # no colon
+        ("article_labels", "Driver of a SUV, restrained.", "SUV", False),
+        ("article_labels", "Drives a Honda to work.", "Honda", False),
+        ("article_labels", "Served in the Navy.", "Navy", False),
+        ("article_labels", "Spoke with a Bell today.", "Bell", True),  # a name
+        ("article_labels", "Drives Honda to work.", "Honda", True),  # no article
+        ("by_labels", "Gross by Tombaugh 1-30-65.", "Gross", False),
+        ("by_labels", "Gross by phone.", "Gross", True),  # no entity after "by"
+        ("by_labels", "Chart of PIERCE by Tombaugh", "PIERCE", True),  # a name
+    ],
+)
+def test_field_labels_words_after_articles_and_words_before_by(
+    setting, text, surface, kept
+):
+    ents = [(surface, "PATIENT")]
+    if setting == "by_labels" and "Tombaugh" in text:
+        ents.append(("Tombaugh", "DOCTOR"))
+    found = relabelled_with({setting: ["PATIENT"]}, text, ents)
+    assert ((surface, "PATIENT") in found) is kept
+    assert relabelled_with({}, text, ents) == ents
+
+
 def test_a_drug_s_name_is_no_date():
     config = {"drug_labels": ["DATE"]}
     text = "Rash two days after starting amoxicillin on 3/14."
