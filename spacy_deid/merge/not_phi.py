@@ -853,6 +853,38 @@ def is_word_after_article(span: Span) -> bool:
     return k.is_common_word and k.word_zipf - k.name_zipf >= _ARTICLE_WORD_OVER_NAME
 
 
+def is_section_header(span: Span) -> bool:
+    """Whether a span is a section's header: one word of four letters or more
+    in capitals, used more as a word than as a name, alone on its line (a
+    colon aside) after a blank line or the start of the text, with text on
+    the next line ("GROSS" between a blank line and "Specimen A consists
+    of"). A name alone on its line signs a note off and ends it ("THANK
+    YOU," and then "TOM").
+
+    span (Span): The entity.
+    RETURNS (bool): True for such a span.
+    """
+    word = span.text
+    if len(span) != 1 or len(word) < 4 or not (word.isalpha() and word.isupper()):
+        return False
+    if not _used_as_word(word):
+        return False
+    text = span.doc.text
+    start, end = span.start_char, span.end_char
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    if line_end < 0 or text[line_start:start].strip():
+        return False
+    if text[end:line_end].strip(" \t\r:"):
+        return False
+    if line_start > 0:
+        before = text[text.rfind("\n", 0, line_start - 1) + 1 : line_start - 1]
+        if before.strip():
+            return False
+    next_end = text.find("\n", line_end + 1)
+    return bool(text[line_end + 1 : next_end if next_end >= 0 else len(text)].strip())
+
+
 def is_before_by(span: Span) -> bool:
     """Whether "by" and another entity follow a span of words used more as
     words than as names right away: the span is what that person did or

@@ -89,7 +89,8 @@ a season's name used for an event (`season_labels`: "admitted for fall"),
 verb (`sat_verb_labels`: "sat in chair"), technical text (`tech_labels`:
 "Ctrl+V", "docker run -p"), a form's field label (`field_labels`: "UNIT
 NUMBER:"), a word right after an article (`article_labels`: "a Honda"), a
-span right before "by" and another entity (`by_labels`: "Gross by Ford"), and
+span right before "by" and another entity (`by_labels`: "Gross by Ford"), a
+section's header (`header_labels`: "GROSS" on its own line), and
 a lone credential after a
 person's name, a comma and maybe other credentials ("MA" in "Ana Ruiz, MA" and "CCM" in "Ana
 Ruiz, RN, CCM", not "MA" in "Salem, MA"); a name span of `person_labels` loses
@@ -162,7 +163,7 @@ from .not_phi import is_bare_ordinal, is_list_number, is_no_date, is_score
 from .not_phi import is_day_count, is_modal_verb, is_no_year, is_specialty
 from .not_phi import holds_code, is_saturation, is_season_event, word_at
 from .not_phi import is_sat_verb, is_technical, is_field_label, is_word_after_article
-from .not_phi import is_before_by
+from .not_phi import is_before_by, is_section_header
 from .code import code_lines
 from .cues import cue_after, cue_word, cued_label, job_cued, kin_age, phrase_before
 from .edges import arrow_pieces, clause_end_start, clause_pieces, sentence_pieces
@@ -210,6 +211,7 @@ _SHAPES: Dict[str, Callable[[Span], bool]] = {
     "field_labels": is_field_label,
     "article_labels": is_word_after_article,
     "by_labels": is_before_by,
+    "header_labels": is_section_header,
 }
 _CUE_WINDOW = 3
 # Marks between the items of a list of names ("akin, burden & manana").
@@ -303,6 +305,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "field_labels": [],
     "article_labels": [],
     "by_labels": [],
+    "header_labels": [],
 }
 
 
@@ -404,6 +407,7 @@ def make_phi_relabel(
     field_labels: List[str],
     article_labels: List[str],
     by_labels: List[str],
+    header_labels: List[str],
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -626,6 +630,9 @@ def make_phi_relabel(
         no PHI (`not_phi.is_word_after_article`: "a SUV", "the Navy").
     by_labels (List[str]): Labels whose spans right before "by" and another
         entity are no PHI (`not_phi.is_before_by`: "Gross by Ford").
+    header_labels (List[str]): Labels whose spans that are a section's
+        header are no PHI (`not_phi.is_section_header`: "GROSS" alone on its
+        line between a blank line and text).
     """
     return PhiRelabel(
         name,
@@ -716,6 +723,7 @@ def make_phi_relabel(
         field_labels=field_labels,
         article_labels=article_labels,
         by_labels=by_labels,
+        header_labels=header_labels,
     )
 
 

@@ -1622,6 +1622,11 @@ def test_clause_kept_must_map_labels_to_words():
         ("by_labels", "Gross by Tombaugh 1-30-65.", "Gross", False),
         ("by_labels", "Gross by phone.", "Gross", True),  # no entity after "by"
         ("by_labels", "Chart of PIERCE by Tombaugh", "PIERCE", True),  # a name
+        ("header_labels", "Surgeon: Dr. Oduro\n\nGROSS\nSpecimen A is a core.",
+         "GROSS", False),
+        ("header_labels", "Labs stable.\nTHANK YOU,\n\nGROSS", "GROSS", True),  # ends
+        ("header_labels", "Labs stable.\nGROSS\nSpecimen A.", "GROSS", True),
+        ("header_labels", "Plan below.\n\nHAVERTY\nSpecimen A.", "HAVERTY", True),
     ],
 )
 def test_field_labels_words_after_articles_and_words_before_by(
