@@ -1851,6 +1851,12 @@ def test_an_eponym_is_no_person(text, surface, label, kept):
         ("Relief (6/10 -> 3/10) after dose.", "6/10", "DATE", "score_labels", False),
         ("Relief (6/10 -> 3/10) after dose.", "3/10", "DATE", "score_labels", False),
         ("Urges: 4/10 at night.", "4/10", "DATE", "score_labels", False),
+        ("Pain reassessed after sertraline 50 mg: 2/10.", "2/10", "DATE",
+         "score_labels", False),
+        ("Pain reassessed after a dose, admitted 7/10.", "7/10", "DATE",
+         "score_labels", True),
+        ("Pain clinic visit. Next: 2/10 at noon.", "2/10", "DATE", "score_labels",
+         True),  # the score word is in another sentence
         # A month and day: seen on it, a range of dates, or more than ten.
         ("Seen 7/10 in clinic.", "7/10", "DATE", "score_labels", True),
         ("Pain since 9/10, worse now.", "9/10", "DATE", "score_labels", True),
