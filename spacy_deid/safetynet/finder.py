@@ -211,9 +211,9 @@ def _after_cue(
     cue: Tuple[str, ...],
     capitals: bool = False,
 ) -> Optional[Candidate]:
-    """The name read after one cue, with the cue's own conditions; a
-    relative cue written in capitals reads short capitals names ("COUSIN
-    BEN")."""
+    """The name read after one cue, with the cue's own conditions; a strong
+    cue written in capitals reads short capitals names ("COUSIN BEN", "TECH
+    BILL")."""
     if position >= len(words):
         return None
     if words.words[position].newline_before and kind != SIGN_OFF:
@@ -224,7 +224,7 @@ def _after_cue(
         allow_caps=cue in _TITLES,
         clinician=kind == CLINICIAN,
         naming_cue=kind == CLINICIAN and cue not in _NOT_ONLY_NAMES,
-        capitals=capitals and kind == RELATIVE,
+        capitals=capitals,
     )
     if span is None and strong and kind == RELATIVE:
         span = _name_before_modal(words, reader, position)
