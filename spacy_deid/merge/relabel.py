@@ -1291,7 +1291,8 @@ class PhiRelabel(CfgSerializable):
         return [self._as_name(head)] + ages if ages else [ent]
 
     def _is_name(self, span: Span) -> bool:
-        """Two or more name words, a given name first, and no known place."""
+        """Two or more name words, a given name first (a common word too if
+        `_COMMON_GIVEN_NAME` people bear it), and no known place."""
         if not self.cfg["patient_label"] or any(c.isdigit() for c in span.text):
             return False
         whole = lookup(span.text)
@@ -1305,7 +1306,12 @@ class PhiRelabel(CfgSerializable):
         first = lookup(words[0])
         if first.given_count <= first.surname_count:
             return False
-        return all(self._name_word(word) for word in words)
+        # A given name that is also a word opens a name ("Bill Manning",
+        # "Summer Petroff") when many bear it and name words follow.
+        common = first.given_count >= _COMMON_GIVEN_NAME
+        return self._name_word(words[0], common=common) and all(
+            self._name_word(word) for word in words[1:]
+        )
 
     def _name_word(self, word: str, common: bool = False) -> bool:
         """A word that at least `min_name_count` people bear, more as a name
@@ -1549,6 +1555,7 @@ class PhiRelabel(CfgSerializable):
 
 # An ordinary word that is a surname too ("brown") is this common, more used
 # as a word than as a name, and hardly a given name ("pearl" is one).
+_COMMON_GIVEN_NAME = 10_000
 _NAMESAKE_WORD_ZIPF = 4.0
 _NAMESAKE_MAX_GIVEN = 10_000
 _POSSESSIVES = ("'s", "\u2019s")

@@ -1640,6 +1640,27 @@ def test_field_labels_words_after_articles_and_words_before_by(
     assert relabelled_with({}, text, ents) == ents
 
 
+@pytest.mark.parametrize(
+    "text,surface,expected",
+    [
+        ("Next visit with Bill Manning.", "Bill Manning", "PATIENT"),
+        ("Paged Dr Summer Petroff.", "Summer Petroff", "DOCTOR"),
+        # A common word after it, or a first word few bear as a given name.
+        ("Lunch at Rose Garden today.", "Rose Garden", "ORGANIZATION"),
+        ("Works at Summit Haverty.", "Summit Haverty", "ORGANIZATION"),
+    ],
+)
+def test_a_frequent_given_name_that_is_a_word_opens_a_name(text, surface, expected):
+    config = {
+        "place_labels": ["ORGANIZATION"],
+        "patient_label": "PATIENT",
+        "clinician_label": "DOCTOR",
+        "clinician_cues": ["dr"],
+    }
+    found = relabelled_with(config, text, [(surface, "ORGANIZATION")])
+    assert found == [(surface, expected)]
+
+
 def test_a_drug_s_name_is_no_date():
     config = {"drug_labels": ["DATE"]}
     text = "Rash two days after starting amoxicillin on 3/14."
