@@ -154,6 +154,20 @@ def symbol_end(span: Span) -> int:
     return end
 
 
+# Leading marks that belong to the line, not the name: a sign-off's dash
+# ("-KT, LPN"), a bullet.
+_LEADING_MARKS = frozenset(("-", "--", "\u2013", "\u2014", "*", "\u2022", "\u00b7"))
+
+
+def symbol_start(span: Span) -> int:
+    """The start of a span without its leading dashes and bullets ("-KT")."""
+    doc = span.doc
+    start = span.start
+    while start < span.end - 1 and doc[start].text in _LEADING_MARKS:
+        start += 1
+    return start
+
+
 def bracket_pieces(span: Span) -> List[Tuple[int, int]]:
     """The (start, end) pieces of a span cut at the first opening bracket
     that the span does not close: "catering manager (self-employed" (a
@@ -314,4 +328,5 @@ __all__ = [
     "common_word_marker",
     "sentence_pieces",
     "symbol_end",
+    "symbol_start",
 ]

@@ -168,6 +168,7 @@ from .code import code_lines
 from .cues import cue_after, cue_word, cued_label, job_cued, kin_age, phrase_before
 from .edges import arrow_pieces, clause_end_start, clause_pieces, sentence_pieces
 from .edges import ARROWS, arrow_length, bracket_pieces, job_tail_start, symbol_end
+from .edges import symbol_start
 from .edges import semicolon_pieces
 from .name_pairs import name_pair
 from .records import is_titled, name_words, record_name_words
@@ -898,6 +899,7 @@ class PhiRelabel(CfgSerializable):
         pieces = self._arrow_pieces(self._clause_pieces(self._bracket_pieces(pieces)))
         for ent in self._pair_pieces(pieces):
             ent = self._without_credentials(ent)
+            ent = self._without_cue(ent)
             ent = self._without_symbols(ent)
             ent = self._as_country_or_city(ent)
             ent = self._as_state(ent)
@@ -1263,10 +1265,26 @@ class PhiRelabel(CfgSerializable):
             return ent
         return _with_label(ent, label)
 
+    def _without_cue(self, ent: Span) -> Span:
+        """A person's name span without a leading cue word that a name word
+        follows ("daughters Claire", "son Tove"; "Son, Prestyn" is a name)."""
+        if ent.label_ not in self._persons or len(ent) < 2:
+            return ent
+        word = cue_word(ent[0].text)
+        plural = word.endswith("s") and word[:-1] in self._cue_words
+        if word not in self._cue_words and not plural:
+            return ent
+        if not ent[1].is_alpha:
+            return ent
+        return _copy_attrs(ent, Span(ent.doc, ent.start + 1, ent.end, label=ent.label_))
+
     def _without_symbols(self, ent: Span) -> Span:
-        """A span without its trailing symbols."""
+        """A span without its leading dashes and trailing symbols."""
         if ent.label_ not in self._edges:
             return ent
+        start = symbol_start(ent)
+        if start != ent.start:
+            ent = _copy_attrs(ent, Span(ent.doc, start, ent.end, label=ent.label_))
         return _ending_at(ent, symbol_end(ent))
 
     def _without_credentials(self, ent: Span) -> Span:

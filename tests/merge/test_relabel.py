@@ -705,6 +705,7 @@ EDGES = {"edge_labels": ["DOCTOR", "PATIENT", "ORGANIZATION", "STREET"]}
             "Quillfeather Interpreters",
         ),
         ("Mail to 12 Alder Row · Unit 4", "12 Alder Row ·", "STREET", "12 Alder Row"),
+        ("Routed to Dr. Velt. -KT, LPN", "-KT", "DOCTOR", "KT"),  # a sign-off's dash
         ("Seen today: Smith, John.", "Smith, John", "PATIENT", "Smith, John"),  # a name
         (
             "seen today: mills, john.",
@@ -1659,6 +1660,26 @@ def test_a_frequent_given_name_that_is_a_word_opens_a_name(text, surface, expect
     }
     found = relabelled_with(config, text, [(surface, "ORGANIZATION")])
     assert found == [(surface, expected)]
+
+
+@pytest.mark.parametrize(
+    "text,surface,expected",
+    [
+        ("Spoke with daughters Tove and Ann.", "daughters Tove", "Tove"),
+        ("Her son Anselm Oduro visited.", "son Anselm Oduro", "Anselm Oduro"),
+        ("Son, Prestyn seen today.", "Son, Prestyn", "Son, Prestyn"),  # a surname
+        ("Wife Tove visited.", "Wife", "Wife"),  # nothing after it
+        ("Neighbor Pat Oduro called.", "Pat Oduro", "Pat Oduro"),  # not "pa" + "t"
+    ],
+)
+def test_a_person_span_loses_a_leading_cue_word(text, surface, expected):
+    config = {
+        "person_labels": ["PATIENT"],
+        "cue_words": ["son", "daughter", "wife", "pa"],
+    }
+    assert relabelled_with(config, text, [(surface, "PATIENT")]) == [
+        (expected, "PATIENT")
+    ]
 
 
 def test_a_drug_s_name_is_no_date():
