@@ -155,12 +155,15 @@ def symbol_end(span: Span) -> int:
 
 
 # Leading marks that belong to the line, not the name: a sign-off's dash
-# ("-KT, LPN"), a bullet.
-_LEADING_MARKS = frozenset(("-", "--", "\u2013", "\u2014", "*", "\u2022", "\u00b7"))
+# ("-KT, LPN"), a bullet, the comma of a piece cut after a bracket.
+_LEADING_MARKS = frozenset(
+    ("-", "--", "\u2013", "\u2014", "*", "\u2022", "\u00b7", ",", ";", ":")
+)
 
 
 def symbol_start(span: Span) -> int:
-    """The start of a span without its leading dashes and bullets ("-KT")."""
+    """The start of a span without its leading dashes, bullets and commas
+    ("-KT")."""
     doc = span.doc
     start = span.start
     while start < span.end - 1 and doc[start].text in _LEADING_MARKS:
@@ -173,7 +176,8 @@ def bracket_pieces(span: Span) -> List[Tuple[int, int]]:
     that the span does not close: "catering manager (self-employed" (a
     tagger that ran into the aside after a name) gives "catering manager"
     and "self-employed", each then checked alone. A leading bracket cuts
-    nothing."""
+    nothing. A closing bracket that the span does not open cuts it too:
+    "Peggy) Lund" (of "Margaret (Peggy) Lund") gives "Peggy" and "Lund"."""
     doc = span.doc
     opened: List[int] = []
     for i in range(span.start, span.end):
@@ -182,9 +186,15 @@ def bracket_pieces(span: Span) -> List[Tuple[int, int]]:
             opened.append(i)
         elif text in _CLOSING and opened:
             opened.pop()
+        elif text in _CLOSING and span.start < i:
+            return _cut_at(span, i)
     if not opened or opened[0] == span.start:
         return [(span.start, span.end)]
-    cut = opened[0]
+    return _cut_at(span, opened[0])
+
+
+def _cut_at(span: Span, cut: int) -> List[Tuple[int, int]]:
+    """The pieces of a span on both sides of the token at `cut`."""
     return [(span.start, cut)] + ([(cut + 1, span.end)] if cut + 1 < span.end else [])
 
 

@@ -774,6 +774,8 @@ BRACKETS = {
             ["Ines Marlow", "Tower 5B"],
         ),
         ("Seen by (Oriana Velt today", "(Oriana Velt", "DOCTOR", ["(Oriana Velt"]),
+        # A closing bracket the span does not open cuts it as well.
+        ("Pt Tove (Bo) Oduro, 84F", "Bo) Oduro", "PATIENT", ["Bo", "Oduro"]),
         (
             "Was a welder (night shift) for years",
             "welder (night shift",
