@@ -1649,7 +1649,7 @@ def test_field_labels_words_after_articles_and_words_before_by(
         ("Next visit with Bill Manning.", "Bill Manning", "PATIENT"),
         ("Paged Dr Summer Petroff.", "Summer Petroff", "DOCTOR"),
         # A common word after it, or a first word few bear as a given name.
-        ("Lunch at Rose Garden today.", "Rose Garden", "ORGANIZATION"),
+        ("Lunch at Ivy Garden today.", "Ivy Garden", "ORGANIZATION"),
         ("Works at Summit Haverty.", "Summit Haverty", "ORGANIZATION"),
     ],
 )
