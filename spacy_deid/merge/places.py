@@ -72,6 +72,29 @@ STREET_WORDS = frozenset(
 )
 
 
+# A street's suffix as an abbreviation ("Delancey St", "Bandera Rd."); the full
+# words also end firms' and courts' names ("State Street", "Morehead Court").
+_STREET_ABBREVIATIONS = frozenset(
+    ("st", "rd", "ave", "av", "blvd", "ln", "pkwy", "hwy", "terr", "ter", "pl", "cir")
+)
+
+
+def is_street_name(span: Span) -> bool:
+    """Whether a span is a street's name: capitalised words (a house number
+    first allowed) and an abbreviated suffix ("Delancey St", "12 Elm Ave.")."""
+    words = [t for t in span if not t.is_space]
+    if len(words) < 2 or "\n" in span.text:
+        return False
+    *name, suffix = words
+    if suffix.text == "." and len(name) >= 2:
+        *name, suffix = name
+    if suffix.lower_.rstrip(".") not in _STREET_ABBREVIATIONS or not suffix.is_title:
+        return False
+    if name and name[0].like_num:
+        name = name[1:]
+    return bool(name) and all(t.is_alpha and t.is_title for t in name)
+
+
 def is_named_ward(span: Span) -> bool:
     """Whether a span is a building's name and a floor ("Bigelow 11", "CW
     3"): a capitalised word that is no street word, a space, then one to

@@ -178,6 +178,7 @@ from .places import (
     is_city_not_country,
     is_country_name,
     is_po_box,
+    is_street_name,
     is_named_ward,
     is_ward_span,
     names_facility,
@@ -307,6 +308,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "article_labels": [],
     "by_labels": [],
     "header_labels": [],
+    "street_suffix_labels": [],
 }
 
 
@@ -409,6 +411,7 @@ def make_phi_relabel(
     article_labels: List[str],
     by_labels: List[str],
     header_labels: List[str],
+    street_suffix_labels: List[str],
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -634,6 +637,9 @@ def make_phi_relabel(
     header_labels (List[str]): Labels whose spans that are a section's
         header are no PHI (`not_phi.is_section_header`: "GROSS" alone on its
         line between a blank line and text).
+    street_suffix_labels (List[str]): Labels whose spans of capitalised
+        words that end in a street's abbreviated suffix take `street_label`
+        ("Delancey St" tagged as a city, "Bandera Rd" as a firm).
     """
     return PhiRelabel(
         name,
@@ -725,6 +731,7 @@ def make_phi_relabel(
         article_labels=article_labels,
         by_labels=by_labels,
         header_labels=header_labels,
+        street_suffix_labels=street_suffix_labels,
     )
 
 
@@ -796,6 +803,9 @@ class PhiRelabel(CfgSerializable):
             frozenset(cfg["given_name_labels"]) if self._month_cues else frozenset()
         )
         self._code_line_labels = frozenset(cfg["code_line_labels"])
+        self._street_suffixes = (
+            frozenset(cfg["street_suffix_labels"]) if cfg["street_label"] else frozenset()
+        )
         self._po_boxes = (
             frozenset(cfg["po_box_labels"]) if cfg["street_label"] else frozenset()
         )
@@ -840,6 +850,7 @@ class PhiRelabel(CfgSerializable):
             self._clauses,
             self._code_line_labels,
             self._po_boxes,
+            self._street_suffixes,
             self._wards,
             self._logins,
             self._kin_ages,
@@ -906,6 +917,7 @@ class PhiRelabel(CfgSerializable):
             ent = self._as_named_month(ent)
             ent = self._as_cued_given_name(ent)
             ent = self._as_po_box(ent)
+            ent = self._as_street(ent)
             ent = self._as_ward(ent)
             ent = self._as_kin_age(ent)
             ent = self._without_job_tail(ent)
@@ -1183,6 +1195,16 @@ class PhiRelabel(CfgSerializable):
         for label, phrases in self._month_cues.items():
             if label != ent.label_ and phrase_before(ent, phrases):
                 return _with_label(ent, label)
+        return ent
+
+    def _as_street(self, ent: Span) -> Span:
+        """Capitalised words and a street's abbreviated suffix, as
+        `street_label` ("Delancey St", "Bandera Rd." tagged as a city)."""
+        label = self.cfg["street_label"]
+        if ent.label_ not in self._street_suffixes or ent.label_ == label:
+            return ent
+        if is_street_name(ent):
+            return _with_label(ent, label)
         return ent
 
     def _as_po_box(self, ent: Span) -> Span:
@@ -1635,6 +1657,7 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "clinician_cues",
         "kin_words",
         "given_name_labels",
+        "street_suffix_labels",
         "age_words",
         "particles",
         "drug_labels",

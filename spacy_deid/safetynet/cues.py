@@ -111,6 +111,8 @@ JOB_CUES: Tuple[str, ...] = (
 )
 # After a name: "Feliciano, MD". Upper case only ("to DO list" aside).
 POST_NOMINALS: Tuple[str, ...] = ("MD", "DO", "RN", "NP", "PA")
+# In lower case only at the end of a line ("report to tamsin rn").
+LOWER_POST_NOMINALS: Tuple[str, ...] = ("md", "rn", "np", "lpn", "cna")
 # A pager number in brackets after a clinician's name ("castellanos (pgr 3-2210)",
 # as train's sign-outs write it), in lower case.
 PAGER_WORDS: Tuple[str, ...] = ("pgr", "pager")

@@ -13,6 +13,7 @@ from ..knowledge import lookup
 from ..knowledge.credentials import is_credential
 from ..text.modals import MODALS, NOT_AFTER_MODAL
 from .cues import ARROW, ARROWS, CLINICIAN, CLINICIAN_TITLES, PAGER_WORDS, POST_NOMINALS
+from .cues import LOWER_POST_NOMINALS
 from .cues import LINE_START, PATIENT, RELATIVE, SIGN_OFF, CueIndex, pieces
 from .guard import NameGuard, is_initial
 from .words import DocWords
@@ -348,13 +349,18 @@ def _ends_line(words: DocWords, end: int) -> bool:
 
 
 def before_post_nominals(words: DocWords, reader: NameReader) -> List[Candidate]:
-    """Names before an upper-case post-nominal ("O. Brandwijk, MD") or a
+    """Names before an upper-case post-nominal ("O. Brandwijk, MD"), a
+    lower-case one that ends its line ("rpt given to tamsin rn"), or a
     pager number in brackets ("castellanos (pgr 3-2210)")."""
     found = []
     for position, word in enumerate(words.words):
         if word.newline_before:
             continue
-        if word.text not in POST_NOMINALS and not _pager_at(words, position):
+        if not (
+            word.text in POST_NOMINALS
+            or _pager_at(words, position)
+            or _lower_post_nominal(words, position)
+        ):
             continue
         end = position
         if end > 0 and words.words[end - 1].text == ",":
@@ -363,6 +369,14 @@ def before_post_nominals(words: DocWords, reader: NameReader) -> List[Candidate]
         if start is not None:
             found.append((start, end, CLINICIAN))
     return found
+
+
+def _lower_post_nominal(words: DocWords, position: int) -> bool:
+    """A lower-case post-nominal at the end of its line ("... schmidt rn"):
+    in 16,000 train notes the word before one is a name in 17 of 18 cases
+    ("per rn", a common word, is the other)."""
+    text = words.words[position].text
+    return text in LOWER_POST_NOMINALS and _ends_line(words, position + 1)
 
 
 def _pager_at(words: DocWords, position: int) -> bool:

@@ -1684,6 +1684,25 @@ def test_a_person_span_loses_a_leading_cue_word(text, surface, expected):
     ]
 
 
+@pytest.mark.parametrize(
+    "text,surface,label,expected",
+    [
+        ("Walk-up on Delancey St, Salem.", "Delancey St", "CITY", "STREET"),
+        ("Lives at 12 Haverty Ave. now", "12 Haverty Ave.", "ORGANIZATION", "STREET"),
+        ("Pharmacy on Bandera Rd.", "Bandera Rd", "ORGANIZATION", "STREET"),
+        # A full word ends firms' names; "St." first is a saint.
+        ("Works at State Street.", "State Street", "ORGANIZATION", "ORGANIZATION"),
+        ("Prays at St. Brendan's.", "St. Brendan's", "ORGANIZATION", "ORGANIZATION"),
+    ],
+)
+def test_a_street_s_abbreviated_suffix_makes_a_street(text, surface, label, expected):
+    config = {
+        "street_label": "STREET",
+        "street_suffix_labels": ["CITY", "ORGANIZATION"],
+    }
+    assert relabelled_with(config, text, [(surface, label)]) == [(surface, expected)]
+
+
 def test_a_drug_s_name_is_no_date():
     config = {"drug_labels": ["DATE"]}
     text = "Rash two days after starting amoxicillin on 3/14."

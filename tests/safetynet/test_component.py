@@ -163,6 +163,14 @@ def test_ordinary_name_words_only_after_strong_cues_written_as_names(nlp):
     assert ents(nlp("husband grant")) == []
 
 
+def test_names_before_a_lower_case_post_nominal_that_ends_its_line(nlp):
+    assert ents(nlp("rpt given to haverty rn\nbed 4 stable")) == [
+        ("haverty", "DOCTOR")
+    ]
+    assert ents(nlp("questions per rn\nbed 4 stable")) == []  # a common word
+    assert ents(nlp("haverty rn to call back")) == []  # not at the line's end
+
+
 def test_consult_services_after_per_are_no_names(nlp):
     assert ents(nlp("on insulin gtt per endo, titrate q1h")) == []
     assert ents(nlp("plan per derm: biopsy")) == []
