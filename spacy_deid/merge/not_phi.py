@@ -50,6 +50,8 @@ _FRACTION = re.compile(r"^(\d{1,2})/(\d{1,2})$")
 _GA_SEVENTHS = re.compile(r"(?:^|\s|-)(\d{2})\s+[0-6]/7(?:\s*(?:wk|wks|weeks?))?$")
 _GA_DAYS = re.compile(r"^(\d{2})\s*w(?:ks?)?\s*\+?[0-6]\s*d$", re.IGNORECASE)
 _SEVENTHS = re.compile(r"^[0-6]/7$")
+# Gravida and para ("G2P1", "G3P2012", "G1 P0"): an obstetric history.
+_GRAVIDA_PARA = re.compile(r"^G\s*\d{1,2}\s*P\s*\d{1,4}$")
 _WEEK_WORDS = frozenset(("w", "wk", "wks", "week", "weeks"))
 _GA_WEEKS = range(20, 45)
 # Marks of source code in a run of non-space characters.
@@ -188,12 +190,15 @@ def is_non_date_fraction(span: Span) -> bool:
 def is_gestational_age(span: Span) -> bool:
     """Whether a span is a gestational age: weeks and days ("33 2/7",
     "26w3d", "PMA 35 3/7"), or "5/7" right after a number of weeks ("ex-30
-    5/7") or right before "wk".
+    5/7") or right before "wk"; or a gravida and para count ("G2P1").
 
     span (Span): The entity.
-    RETURNS (bool): True for a gestational age (20 to 44 weeks).
+    RETURNS (bool): True for a gestational age (20 to 44 weeks) or an
+        obstetric history.
     """
     text = span.text
+    if _GRAVIDA_PARA.match(text):
+        return True
     match = _GA_SEVENTHS.search(text) or _GA_DAYS.match(text)
     if match is not None:
         return int(match.group(1)) in _GA_WEEKS

@@ -406,6 +406,8 @@ SHAPES = {
         ("Now PMA 35 3/7, feeding well.", "PMA 35 3/7", "DEPARTMENT", False),
         ("Twin B, ex-30 5/7 infant.", "5/7", "DATE", False),
         ("Dating scan at 26w3d.", "26w3d", "DATE", False),
+        ("OB triage: G2P1 at 34w2d.", "G2P1", "DEPARTMENT", False),  # gravida, para
+        ("Seen with G. Pell today.", "G. Pell", "DEPARTMENT", True),
         ("Gestation 14 3/7 wk.", "14 3/7 wk", "AGE", True),  # too early to be born
         ("Seen 4/7 for a rash.", "4/7", "DATE", True),  # month and day
         ("Drops in OD twice daily.", "OD", "DATE", False),
