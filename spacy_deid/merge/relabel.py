@@ -185,6 +185,7 @@ from .places import (
     place_pair,
     state_follows,
 )
+from ..rules.lexicons.professions import PROFESSIONS
 from ..tagging.ents import write_ents
 from ..text.datenames import MONTHS
 
@@ -1595,6 +1596,7 @@ class PhiRelabel(CfgSerializable):
 
 # An ordinary word that is a surname too ("brown") is this common, more used
 # as a word than as a name, and hardly a given name ("pearl" is one).
+_PROFESSIONS = frozenset(PROFESSIONS)
 _COMMON_GIVEN_NAME = 10_000
 _NAMESAKE_WORD_ZIPF = 4.0
 _NAMESAKE_MAX_GIVEN = 10_000
@@ -1751,10 +1753,13 @@ def _maps_labels_to_words(value: Any) -> bool:
 
 def _names_a_job(span: Span, at_head: bool = False) -> bool:
     """A job's head word (at a head of the phrase with `at_head`), one glued
-    to the next word ("journalistand"), or an abbreviation of 2 to 4
-    capitals ("RN")."""
+    to the next word ("journalistand"), a job of the rules' list of
+    professions (WordNet names a "nanny" or a "homemaker" by a relation to
+    others, not by work), or an abbreviation of 2 to 4 capitals ("RN")."""
     names = heads_an_occupation if at_head else names_an_occupation
     if names(span.text) or any(glued_job(t.text) for t in span if t.is_alpha):
+        return True
+    if span.text.lower() in _PROFESSIONS:
         return True
     return any(t.is_upper and t.is_alpha and 2 <= len(t) <= 4 for t in span)
 
