@@ -957,10 +957,10 @@ JOBS = {
 @pytest.mark.parametrize(
     "text,surface,kept",
     [
-        ("Worked as an au pair for years.", "au pair", True),
-        ("Occupation: au pair", "au pair", True),
-        ("He works nights as an au pair.", "au pair", True),  # four words back
-        ("Worked hard. An au pair visited.", "au pair", False),  # another clause
+        ("Worked as a roadie for years.", "roadie", True),
+        ("Occupation: roadie", "roadie", True),
+        ("He works nights as a roadie.", "roadie", True),  # four words back
+        ("Worked hard. A roadie visited.", "roadie", False),  # another clause
         ("Ate a banana today.", "banana", False),  # no cue
         ("Worked as a crane operator.", "crane operator", True),  # a head word
     ],
