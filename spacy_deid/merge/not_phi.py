@@ -15,6 +15,7 @@ from spacy.lang.char_classes import LIST_UNITS
 from spacy.tokens import Doc, Span, Token
 
 from ..knowledge import COMMON_WORD_ZIPF, fold, load, lookup
+from ..knowledge.abbreviations import is_medical_abbreviation
 from ..knowledge.credentials import is_credential
 from ..knowledge.occupations import is_known_job, is_occupation_word
 from ..knowledge.specialties import is_specialty_word
@@ -890,6 +891,29 @@ def is_word_after_article(span: Span) -> bool:
         return False
     k = lookup(span.text)
     return k.is_common_word and k.word_zipf - k.name_zipf >= _ARTICLE_WORD_OVER_NAME
+
+
+_LAB_NUMBER = re.compile(r"\d{1,4}(?:\.\d{1,3})?")
+_DATE_ABBREVIATIONS = frozenset(w.lower() for w in MONTH_ABBRS + WEEKDAY_ABBRS)
+
+
+def is_lab_value(span: Span) -> bool:
+    """Whether a span is a measurement: a medical abbreviation, a space and a
+    number ("LDL 131", "TMAX 100.2", "ER 60" of a range of motion); a
+    month's abbreviation ("Oct 24") is a date's.
+
+    span (Span): The entity.
+    RETURNS (bool): True for such a span.
+    """
+    words = [t for t in span if not t.is_space]
+    if len(words) != 2:
+        return False
+    name, number = words
+    if not (name.is_alpha and name.whitespace_ and _LAB_NUMBER.fullmatch(number.text)):
+        return False  # "de587" is a login
+    if name.lower_ in _DATE_ABBREVIATIONS:
+        return False
+    return is_medical_abbreviation(name.text)
 
 
 def is_section_header(span: Span) -> bool:

@@ -90,7 +90,8 @@ verb (`sat_verb_labels`: "sat in chair"), technical text (`tech_labels`:
 "Ctrl+V", "docker run -p"), a form's field label (`field_labels`: "UNIT
 NUMBER:"), a word right after an article (`article_labels`: "a Honda"), a
 span right before "by" and another entity (`by_labels`: "Gross by Ford"), a
-section's header (`header_labels`: "GROSS" on its own line), and
+section's header (`header_labels`: "GROSS" on its own line), a measurement
+(`lab_value_labels`: "LDL 131"), and
 a lone credential after a
 person's name, a comma and maybe other credentials ("MA" in "Ana Ruiz, MA" and "CCM" in "Ana
 Ruiz, RN, CCM", not "MA" in "Salem, MA"); a name span of `person_labels` loses
@@ -163,7 +164,7 @@ from .not_phi import is_bare_ordinal, is_list_number, is_no_date, is_score
 from .not_phi import is_day_count, is_modal_verb, is_no_year, is_specialty
 from .not_phi import holds_code, is_saturation, is_season_event, word_at
 from .not_phi import is_sat_verb, is_technical, is_field_label, is_word_after_article
-from .not_phi import is_before_by, is_section_header
+from .not_phi import is_before_by, is_lab_value, is_section_header
 from .code import code_lines
 from .cues import cue_after, cue_word, cued_label, job_cued, kin_age, phrase_before
 from .edges import arrow_pieces, clause_end_start, clause_pieces, sentence_pieces
@@ -215,6 +216,7 @@ _SHAPES: Dict[str, Callable[[Span], bool]] = {
     "article_labels": is_word_after_article,
     "by_labels": is_before_by,
     "header_labels": is_section_header,
+    "lab_value_labels": is_lab_value,
 }
 _CUE_WINDOW = 3
 # Marks between the items of a list of names ("akin, burden & manana").
@@ -310,6 +312,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "by_labels": [],
     "header_labels": [],
     "street_suffix_labels": [],
+    "lab_value_labels": [],
 }
 
 
@@ -413,6 +416,7 @@ def make_phi_relabel(
     by_labels: List[str],
     header_labels: List[str],
     street_suffix_labels: List[str],
+    lab_value_labels: List[str],
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -641,6 +645,9 @@ def make_phi_relabel(
     street_suffix_labels (List[str]): Labels whose spans of capitalised
         words that end in a street's abbreviated suffix take `street_label`
         ("Delancey St" tagged as a city, "Bandera Rd" as a firm).
+    lab_value_labels (List[str]): Labels whose spans that are a medical
+        abbreviation and a number are no PHI (`not_phi.is_lab_value`: "LDL
+        131" tagged as a department).
     """
     return PhiRelabel(
         name,
@@ -733,6 +740,7 @@ def make_phi_relabel(
         by_labels=by_labels,
         header_labels=header_labels,
         street_suffix_labels=street_suffix_labels,
+        lab_value_labels=lab_value_labels,
     )
 
 

@@ -1629,6 +1629,11 @@ def test_clause_kept_must_map_labels_to_words():
         ("by_labels", "Gross by Tombaugh 1-30-65.", "Gross", False),
         ("by_labels", "Gross by phone.", "Gross", True),  # no entity after "by"
         ("by_labels", "Chart of PIERCE by Tombaugh", "PIERCE", True),  # a name
+        ("lab_value_labels", "Lipids: LDL 131 today", "LDL 131", False),
+        ("lab_value_labels", "Tmax: TMAX 100.2 today", "TMAX 100.2", False),
+        ("lab_value_labels", "Seen Oct 24 in clinic", "Oct 24", True),  # a date
+        ("lab_value_labels", "Seen at Haverty 12 today", "Haverty 12", True),
+        ("lab_value_labels", "Viewed by de587 today", "de587", True),  # a login
         ("header_labels", "Surgeon: Dr. Oduro\n\nGROSS\nSpecimen A is a core.",
          "GROSS", False),
         ("header_labels", "Labs stable.\nTHANK YOU,\n\nGROSS", "GROSS", True),  # ends
