@@ -877,15 +877,18 @@ _ARTICLES = frozenset({"a", "an", "the"})
 
 
 def is_word_after_article(span: Span) -> bool:
-    """Whether a span is one common English word right after "a", "an" or
-    "the", used as a word far more than as a name: a thing, not a person ("a
-    SUV", "a Honda", "served in the Marines"). English puts no article before
-    a person's name.
+    """Whether a span is one common English word with a capital right after
+    "a", "an" or "the", used as a word far more than as a name: a thing, not a
+    person ("a SUV", "a Honda", "served in the Marines"). English puts no
+    article before a person's name, but telegraphic notes drop the words
+    around a lower-case one, so that may be a name.
 
     span (Span): The entity.
     RETURNS (bool): True for such a span.
     """
     if len(span) != 1 or span.start == 0 or not span[0].is_alpha:
+        return False
+    if span[0].is_lower:
         return False
     if span.doc[span.start - 1].lower_ not in _ARTICLES:
         return False

@@ -1626,6 +1626,7 @@ def test_clause_kept_must_map_labels_to_words():
         ("article_labels", "Served in the Navy.", "Navy", False),
         ("article_labels", "Spoke with a Bell today.", "Bell", True),  # a name
         ("article_labels", "Drives Honda to work.", "Honda", True),  # no article
+        ("article_labels", "Drove a sedan to work.", "sedan", True),  # lower case
         ("by_labels", "Gross by Tombaugh 1-30-65.", "Gross", False),
         ("by_labels", "Gross by phone.", "Gross", True),  # no entity after "by"
         ("by_labels", "Chart of PIERCE by Tombaugh", "PIERCE", True),  # a name
