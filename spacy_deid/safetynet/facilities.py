@@ -8,7 +8,10 @@ line is a hospital's initials, unless it is clinical shorthand (the
 (zipf >= `MAX_ZIPF`: "BATH", "SOUTH"), a place, a state or a name people
 bear, or "to" follows a word of cause ("secondary to IVH"). On 8,000
 generated train notes every such word lies in a gold HOSPITAL span (160:
-"LGH", "NSMC", "DHMC").
+"LGH", "NSMC", "DHMC"). So does every such word after a facility field's
+colon ("Bed search: LGH", "Location: MSH": 111 of 111 in 16,000 train
+notes) and after "of" that follows a person's name or a credential
+("Ana Ruiz, PA-C of PHH": 33 of 33); "history of IVH" is left alone.
 
 Candidates are (first word, end word, cue class) in word positions of
 `DocWords`, as in `finder.py`.
@@ -19,6 +22,7 @@ from typing import List, Sequence
 
 from ..knowledge import lookup
 from ..knowledge.abbreviations import is_medical_abbreviation
+from ..knowledge.credentials import is_credential
 from .cues import FACILITY
 from .finder import Candidate
 from .words import DocWords
@@ -26,6 +30,13 @@ from .words import DocWords
 _INITIALS = re.compile(r"^[A-Z]{1,4}(?:H|MC|HC)$")
 _LENGTH = (3, 5)
 PREPOSITIONS = frozenset({"to", "from", "at", "@"})
+# Fields whose value is a facility, before a colon ("Bed search: LGH").
+FACILITY_FIELDS = frozenset(
+    {
+        "search", "location", "destination", "from", "to", "at", "site", "lab",
+        "facility", "hospital", "dispo", "disposition", "receiving", "referring",
+    }
+)  # fmt: skip
 # "to" after these words gives a cause or a course, not a destination.
 CAUSE_WORDS = frozenset(
     {
@@ -53,9 +64,46 @@ def find_facilities(words: DocWords, taken: Sequence[bool]) -> List[Candidate]:
         word = words.words[position]
         if taken[word.index] or word.newline_before or word.joined:
             continue
-        if is_initials(word.text) and _after_preposition(words, position):
+        if is_initials(word.text) and _facility_cued(words, position):
             found.append((position, position + 1, FACILITY))
     return found
+
+
+def _facility_cued(words: DocWords, position: int) -> bool:
+    """A preposition, a facility field's colon or a person's "of" right
+    before the word, on its line."""
+    return (
+        _after_preposition(words, position)
+        or _after_field(words, position)
+        or _after_persons_of(words, position)
+    )
+
+
+def _after_field(words: DocWords, position: int) -> bool:
+    """Whether a facility field and its colon come right before ("Location:")."""
+    if position < 2 or words.words[position - 1].text != ":":
+        return False
+    field = words.words[position - 2]
+    return not words.words[position - 1].newline_before and (
+        field.text.lower() in FACILITY_FIELDS
+    )
+
+
+def _after_persons_of(words: DocWords, position: int) -> bool:
+    """Whether "of" comes right before, after a credential or a word that
+    many bear as a name ("Ruiz, PA-C of PHH", "Dr. Ruiz of MSH"), not after
+    an ordinary word ("history of IVH")."""
+    if position < 2 or words.words[position - 1].text.lower() != "of":
+        return False
+    before = words.words[position - 2]
+    if before.newline_before or words.words[position - 1].newline_before:
+        return False
+    if is_credential(_joined_word(words, position - 2)):
+        return True  # "PA-C", however the tokenizer cut it
+    known = lookup(before.text)
+    return known.surname_count + known.given_count >= MAX_BEARERS and not (
+        known.is_common_word
+    )
 
 
 def is_initials(text: str) -> bool:
@@ -82,3 +130,11 @@ def _after_preposition(words: DocWords, position: int) -> bool:
     if before != "to" or position < 2 or words.words[position - 1].newline_before:
         return True
     return words.words[position - 2].text.lower() not in CAUSE_WORDS
+
+
+def _joined_word(words: DocWords, last: int) -> str:
+    """The text of the words joined without whitespace that end at `last`."""
+    first = last
+    while first > 0 and words.words[first].joined:
+        first -= 1
+    return "".join(word.text for word in words.words[first : last + 1])

@@ -1,5 +1,5 @@
 """`phi_safety_net`'s facility class: a hospital's initials after "to",
-"from", "at" or "@"."""
+"from", "at" or "@", a facility field's colon, or a person's "of"."""
 
 import pytest
 from spacy.tokens import Span
@@ -24,6 +24,11 @@ def nlp():
         ("Radio report given to TVMC ED.", ["TVMC"]),
         ("prior adm @ HVHC; rehab after", ["HVHC"]),
         ("D/C'D TO QVH. STABLE.", ["QVH"]),
+        # A facility field's colon, and "of" after a credential or a name.
+        ("Bed search: QVH, then home.", ["QVH"]),
+        ("Destination: TVMC", ["TVMC"]),
+        ("Referred by Ana Ruiz, PA-C of QVH.", ["QVH"]),
+        ("Seen by Dr. Miller of TVMC today.", ["TVMC"]),
     ],
 )
 def test_finds_initials_after_a_preposition(nlp, text, expected):
@@ -47,6 +52,9 @@ def test_finds_initials_after_a_preposition(nlp, text, expected):
         "Transferred to\\nQVH",
         "sent toQVH today",
         "Transferred to QVX, then to QH.",
+        # "of" after an ordinary word, another field's colon.
+        "History of QVH in infancy.",
+        "Procedure: QVH repair.",
     ],
 )
 def test_leaves_shorthand_words_and_other_positions(nlp, text):
