@@ -10,7 +10,8 @@ bear, or "to" follows a word of cause ("secondary to IVH"). On 8,000
 generated train notes every such word lies in a gold HOSPITAL span (160:
 "LGH", "NSMC", "DHMC"). So does every such word after a facility field's
 colon ("Bed search: LGH", "Location: MSH": 111 of 111 in 16,000 train
-notes) and after "of" that follows a person's name or a credential
+notes), after a kind of facility and a dash ("rehab - LGH", "SNF - MSH":
+27 of 27) and after "of" that follows a person's name or a credential
 ("Ana Ruiz, PA-C of PHH": 33 of 33); "history of IVH" is left alone.
 
 Candidates are (first word, end word, cue class) in word positions of
@@ -30,6 +31,10 @@ from .words import DocWords
 _INITIALS = re.compile(r"^[A-Z]{1,4}(?:H|MC|HC)$")
 _LENGTH = (3, 5)
 PREPOSITIONS = frozenset({"to", "from", "at", "@"})
+# Kinds of facility before a dash and the facility's initials ("rehab - LGH").
+FACILITY_KINDS = frozenset(
+    {"rehab", "snf", "ltac", "ltach", "hospice", "home", "alf", "ltc", "facility"}
+)
 # Fields whose value is a facility, before a colon ("Bed search: LGH").
 FACILITY_FIELDS = frozenset(
     {
@@ -75,7 +80,18 @@ def _facility_cued(words: DocWords, position: int) -> bool:
     return (
         _after_preposition(words, position)
         or _after_field(words, position)
+        or _after_kind(words, position)
         or _after_persons_of(words, position)
+    )
+
+
+def _after_kind(words: DocWords, position: int) -> bool:
+    """Whether a kind of facility and a dash come right before ("SNF - LGH")."""
+    if position < 2 or words.words[position - 1].text not in ("-", "\u2013"):
+        return False
+    kind = words.words[position - 2]
+    return not words.words[position - 1].newline_before and (
+        kind.text.lower() in FACILITY_KINDS
     )
 
 

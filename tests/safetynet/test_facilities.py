@@ -27,6 +27,7 @@ def nlp():
         # A facility field's colon, and "of" after a credential or a name.
         ("Bed search: QVH, then home.", ["QVH"]),
         ("Destination: TVMC", ["TVMC"]),
+        ("Dispo: rehab - QVH", ["QVH"]),
         ("Referred by Ana Ruiz, PA-C of QVH.", ["QVH"]),
         ("Seen by Dr. Miller of TVMC today.", ["TVMC"]),
     ],
@@ -55,6 +56,7 @@ def test_finds_initials_after_a_preposition(nlp, text, expected):
         # "of" after an ordinary word, another field's colon.
         "History of QVH in infancy.",
         "Procedure: QVH repair.",
+        "Grade - QVH noted.",
     ],
 )
 def test_leaves_shorthand_words_and_other_positions(nlp, text):
