@@ -862,10 +862,9 @@ def is_field_label(span: Span) -> bool:
     if span.end >= len(doc) or doc[span.end].text != ":":
         return False
     for token in span:
-        if not token.is_alpha:
+        if not token.is_alpha or not lookup(token.text).is_common_word:
             return False
-        k = lookup(token.text)
-        if not k.is_common_word or _bearers(token.text) >= _FIELD_WORD_BEARERS:
+        if _bearers(token.text) >= _FIELD_WORD_BEARERS:
             return False
     return True
 

@@ -154,6 +154,7 @@ from ..knowledge.lookup import region_codes
 from ..knowledge.occupations import glued_job, heads_an_occupation
 from ..knowledge.occupations import names_an_occupation
 from ..knowledge.credentials import is_credential
+from ..rules.lexicons.professions import PROFESSIONS
 from .not_phi import credential_after_space, credential_follows, credential_start
 from .not_phi import after_title, follows_name, is_clinician_role, is_eponym
 from .not_phi import is_drug_word, is_language_name, is_list_entry
@@ -186,7 +187,6 @@ from .places import (
     place_pair,
     state_follows,
 )
-from ..rules.lexicons.professions import PROFESSIONS
 from ..tagging.ents import write_ents
 from ..text.datenames import MONTHS
 
@@ -1602,10 +1602,12 @@ class PhiRelabel(CfgSerializable):
         self._configure()
 
 
+# The rules' list of professions, for jobs that WordNet names by a relation.
+_PROFESSIONS = frozenset(PROFESSIONS)
+# People bearing a given name that is also a word for it to open a name.
+_COMMON_GIVEN_NAME = 10_000
 # An ordinary word that is a surname too ("brown") is this common, more used
 # as a word than as a name, and hardly a given name ("pearl" is one).
-_PROFESSIONS = frozenset(PROFESSIONS)
-_COMMON_GIVEN_NAME = 10_000
 _NAMESAKE_WORD_ZIPF = 4.0
 _NAMESAKE_MAX_GIVEN = 10_000
 _POSSESSIVES = ("'s", "\u2019s")

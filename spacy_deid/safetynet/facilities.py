@@ -75,8 +75,8 @@ def find_facilities(words: DocWords, taken: Sequence[bool]) -> List[Candidate]:
 
 
 def _facility_cued(words: DocWords, position: int) -> bool:
-    """A preposition, a facility field's colon or a person's "of" right
-    before the word, on its line."""
+    """A preposition, a facility field's colon, a kind of facility and a
+    dash, or a person's "of" right before the word, on its line."""
     return (
         _after_preposition(words, position)
         or _after_field(words, position)
