@@ -3,7 +3,7 @@ note generator, as a corpus for the benchmarks.
 
     python benchmarks/handwritten.py OUT.jsonl [--source FILE]
 
-`data/handwritten_en.txt` holds 38 short notes of kinds and phrasings the
+`data/handwritten_en.txt` holds 48 short notes of kinds and phrasings the
 generator does not produce (nursing, telephone, radiology, pathology, EMS,
 psychiatry, genetics, pharmacy, home visits, a portal message, a secure
 chat, ...), in an inline markup that is easy to edit by hand: a line
@@ -12,7 +12,7 @@ chat, ...), in an inline markup that is easy to edit by hand: a line
 (`{"id", "text", "spans"}`), e.g. for `throughput.py --gold OUT.jsonl` or
 `accuracy_speed.py --en-dev OUT.jsonl`.
 
-The notes are few (about 530 gold PHI tokens) and written by one developer
+The notes are few (about 660 gold PHI tokens) and written by one developer
 who knows the generator, so they are a check on how far the generated-note
 figures carry over, not a benchmark of their own: differences of a few
 points between systems are within their noise.
