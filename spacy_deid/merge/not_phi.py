@@ -896,7 +896,6 @@ def is_word_after_article(span: Span) -> bool:
 
 
 _LAB_NUMBER = re.compile(r"\d{1,4}(?:\.\d{1,3})?")
-_DATE_ABBREVIATIONS = frozenset(w.lower() for w in MONTH_ABBRS + WEEKDAY_ABBRS)
 
 
 def is_lab_value(span: Span) -> bool:
@@ -913,7 +912,7 @@ def is_lab_value(span: Span) -> bool:
     name, number = words
     if not (name.is_alpha and name.whitespace_ and _LAB_NUMBER.fullmatch(number.text)):
         return False  # "de587" is a login
-    if name.lower_ in _DATE_ABBREVIATIONS:
+    if name.lower_ in _DATE_WORDS:
         return False
     return is_medical_abbreviation(name.text)
 

@@ -87,21 +87,26 @@ def _facility_cued(words: DocWords, position: int) -> bool:
 
 def _after_kind(words: DocWords, position: int) -> bool:
     """Whether a kind of facility and a dash come right before ("SNF - LGH")."""
-    if position < 2 or words.words[position - 1].text not in ("-", "\u2013"):
-        return False
-    kind = words.words[position - 2]
-    return not words.words[position - 1].newline_before and (
-        kind.text.lower() in FACILITY_KINDS
-    )
+    return _after_word_and_mark(words, position, FACILITY_KINDS, ("-", "\u2013"))
 
 
 def _after_field(words: DocWords, position: int) -> bool:
     """Whether a facility field and its colon come right before ("Location:")."""
-    if position < 2 or words.words[position - 1].text != ":":
+    return _after_word_and_mark(words, position, FACILITY_FIELDS, (":",))
+
+
+def _after_word_and_mark(
+    words: DocWords, position: int, heads: frozenset, marks: Sequence[str]
+) -> bool:
+    """Whether one of `heads` (any case) and one of `marks` come right
+    before `position`, on one line."""
+    if position < 2:
         return False
-    field = words.words[position - 2]
-    return not words.words[position - 1].newline_before and (
-        field.text.lower() in FACILITY_FIELDS
+    mark, head = words.words[position - 1], words.words[position - 2]
+    return (
+        mark.text in marks
+        and not mark.newline_before
+        and head.text.lower() in heads
     )
 
 
