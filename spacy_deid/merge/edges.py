@@ -7,6 +7,7 @@ into the address ("90 Elm Drive ·"). Those words
 are no PHI, and inside a span they are replaced, which garbles the note.
 """
 
+import re
 from typing import AbstractSet, List, Optional, Tuple
 
 from spacy.tokens import Doc, Span, Token
@@ -134,6 +135,31 @@ def semicolon_pieces(span: Span) -> List[Tuple[int, int]]:
         return [(span.start, span.end)]
     bounds = zip([span.start] + [i + 1 for i in cuts], cuts + [span.end], strict=True)
     return [(start, end) for start, end in bounds if end > start]
+
+
+_YEAR = re.compile(r"(?:1[89]|2[01])\d\d")
+
+
+def year_range_pieces(span: Span) -> List[Tuple[int, int]]:
+    """The (start, end) pieces of a range of years: two dates, as i2b2 2014
+    marks a range ("2079-2087", "2093-94"); a year and a month ("2093-04")
+    is one date.
+
+    span (Span): The entity.
+    RETURNS (List[Tuple[int, int]]): The years' pieces, or the whole span.
+    """
+    whole = [(span.start, span.end)]
+    if len(span) != 3 or span[1].text not in ("-", "\u2013"):
+        return whole
+    first, last = span[0].text, span[2].text
+    if not _YEAR.fullmatch(first):
+        return whole
+    if _YEAR.fullmatch(last):
+        later = int(last) > int(first)
+    else:
+        # "2093-94": the last two digits of a later year, never a month.
+        later = len(last) == 2 and last.isdigit() and int(last) > max(12, int(first[2:]))
+    return [(span.start, span.start + 1), (span.end - 1, span.end)] if later else whole
 
 
 def symbol_end(span: Span) -> int:
@@ -339,4 +365,5 @@ __all__ = [
     "sentence_pieces",
     "symbol_end",
     "symbol_start",
+    "year_range_pieces",
 ]

@@ -917,6 +917,32 @@ def is_lab_value(span: Span) -> bool:
     return is_medical_abbreviation(name.text)
 
 
+# A table's cell: a number, a ratio or a range ("131/74", "-180", "0.78", "12,11").
+_CELL = re.compile(r"[-+~<>]?\d+(?:[.,/:]\d+)*%?")
+# A row of a numeric table: this many cells at least, and most of its words.
+_ROW_CELLS = 5
+_ROW_SHARE = 0.7
+
+
+def is_table_number(span: Span) -> bool:
+    """Whether a span is numbers alone on a row of a numeric table: a line of
+    five cells or more that are most of its words (a flowsheet's "0612
+    162/88 78 400 600 -180 40 0.78 RM", an audiogram's frequencies).
+
+    span (Span): The entity.
+    RETURNS (bool): True for such a span.
+    """
+    words = span.text.split()
+    if not words or not all(_CELL.fullmatch(w) for w in words):
+        return False
+    text = span.doc.text
+    start = text.rfind("\n", 0, span.start_char) + 1
+    end = text.find("\n", span.end_char)
+    line = text[start : end if end >= 0 else len(text)].split()
+    cells = sum(1 for w in line if _CELL.fullmatch(w))
+    return cells >= _ROW_CELLS and cells >= _ROW_SHARE * len(line)
+
+
 def is_section_header(span: Span) -> bool:
     """Whether a span is a section's header: one word of four letters or more
     in capitals, used more as a word than as a name, alone on its line (a
@@ -1165,6 +1191,34 @@ def is_eponym(span: Span) -> bool:
         )
     # A line break is a token of its own: the head stands on the same line.
     return before_eponym_head(span[-1])
+
+
+# A test's result right after its name: "(+)", "(-)", "(neg)", or "positive"
+# before a mark or the line's end ("Neer (+)", "Spurling negative.").
+_RESULT = re.compile(
+    r"[ \t]*(?:\([ \t]*(?:\+|-|\+/-|pos|neg|positive|negative)[ \t]*\)"
+    r"|(?:positive|negative|pos|neg)[ \t]*(?:[,.;)]|$))",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def is_test_result(span: Span) -> bool:
+    """Whether a span is one word (hyphens allowed) that a test's result
+    follows: an eponymous test ("Neer (+)", "Hawkins-Kennedy (-)", "Speed's
+    negative,"), no mention of a person. No gold name of 8,000 train notes
+    stands so.
+
+    span (Span): The entity.
+    RETURNS (bool): True for such a span.
+    """
+    if len(span.text.split()) > 1 or not span[0].is_alpha:
+        return False
+    doc = span.doc
+    end = span.end
+    if end < len(doc) and doc[end].lower_ in ("'s", "'"):
+        end += 1
+    after = doc.text[doc[end - 1].idx + len(doc[end - 1]) :]
+    return _RESULT.match(after[:40]) is not None
 
 
 # Marks between a person's credentials and a role after them ("Ana Ruiz, RN

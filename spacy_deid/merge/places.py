@@ -15,6 +15,7 @@ from spacy.tokens import Span
 from spacy.lang.en.stop_words import STOP_WORDS
 
 from ..knowledge import lookup
+from ..knowledge.specialties import is_specialty_word
 from ..rules.lexicons.facilities import FACILITY_HEADS
 from ..text.wards import is_ward
 
@@ -201,6 +202,21 @@ def holds_surname(span: Span, least: int) -> bool:
     return False
 
 
+def holds_own_word(span: Span) -> bool:
+    """Whether a capitalised word before a span's last is a name of its own:
+    no common English word and no branch of medicine ("Brackwater" in
+    "Brackwater Recovery Clinic"; not "Heart", "Family" or "Gastroenterology").
+    A word in capitals counts only where all the span's words are: among
+    title-case words it is a hospital's initials ("SJCH Internal Medicine")."""
+    capitals = all(t.is_upper for t in span if t.is_alpha)
+    for token in span[:-1]:
+        if not (token.is_alpha and (token.is_title or (capitals and token.is_upper))):
+            continue
+        if not lookup(token.text).is_common_word and not is_specialty_word(token.text):
+            return True
+    return False
+
+
 def names_facility(text: str) -> bool:
     """Whether a phrase ends in a facility's head words ("nursing home",
     "medical center") after a word of its own that is no English stop word
@@ -214,6 +230,7 @@ def names_facility(text: str) -> bool:
 
 
 __all__ = [
+    "holds_own_word",
     "holds_place",
     "holds_surname",
     "is_city_not_country",

@@ -91,11 +91,12 @@ verb (`sat_verb_labels`: "sat in chair"), technical text (`tech_labels`:
 NUMBER:"), a word right after an article (`article_labels`: "a Honda"), a
 span right before "by" and another entity (`by_labels`: "Gross by Ford"), a
 section's header (`header_labels`: "GROSS" on its own line), a measurement
-(`lab_value_labels`: "LDL 131"), and
-a lone credential after a
+(`lab_value_labels`: "LDL 131"), numbers on a row of a numeric table
+(`table_labels`: a flowsheet's "400"), and a lone credential after a
 person's name, a comma and maybe other credentials ("MA" in "Ana Ruiz, MA" and "CCM" in "Ana
 Ruiz, RN, CCM", not "MA" in "Salem, MA"); a name span of `person_labels` loses
-its trailing ", CNM". Before all that, a span of `credentialed_labels` that a
+its trailing ", CNM". A range of years is two dates (`year_range_labels`:
+"2079-2087"). Before all that, a span of `credentialed_labels` that a
 comma and a credential follow becomes a clinician's name
 (`credentialed_label`): "Ana Ruiz" in "Ana Ruiz, LCSW" tagged as an
 organisation, "Ana Ruiz, MD" tagged as a city; a place that a state code
@@ -157,6 +158,7 @@ from ..knowledge.credentials import is_credential
 from ..rules.lexicons.professions import PROFESSIONS
 from .not_phi import credential_after_space, credential_follows, credential_start
 from .not_phi import after_title, follows_name, is_clinician_role, is_eponym
+from .not_phi import is_test_result
 from .not_phi import is_drug_word, is_language_name, is_list_entry
 from .not_phi import is_gestational_age, is_non_date_fraction, is_quantity
 from .not_phi import in_code, is_duration, is_nameless_word, is_title_after_name
@@ -165,16 +167,17 @@ from .not_phi import is_bare_ordinal, is_list_number, is_no_date, is_score
 from .not_phi import is_day_count, is_modal_verb, is_no_year, is_specialty
 from .not_phi import holds_code, is_saturation, is_season_event, word_at
 from .not_phi import is_sat_verb, is_technical, is_field_label, is_word_after_article
-from .not_phi import is_before_by, is_lab_value, is_section_header
+from .not_phi import is_before_by, is_lab_value, is_section_header, is_table_number
 from .code import code_lines
 from .cues import cue_after, cue_word, cued_label, job_cued, kin_age, phrase_before
 from .edges import arrow_pieces, clause_end_start, clause_pieces, sentence_pieces
 from .edges import ARROWS, arrow_length, bracket_pieces, job_tail_start, symbol_end
-from .edges import symbol_start
+from .edges import symbol_start, year_range_pieces
 from .edges import semicolon_pieces
 from .name_pairs import name_pair
 from .records import is_titled, name_words, record_name_words
 from .places import (
+    holds_own_word,
     holds_place,
     holds_surname,
     is_city_not_country,
@@ -217,6 +220,7 @@ _SHAPES: Dict[str, Callable[[Span], bool]] = {
     "by_labels": is_before_by,
     "header_labels": is_section_header,
     "lab_value_labels": is_lab_value,
+    "table_labels": is_table_number,
 }
 _CUE_WINDOW = 3
 # Marks between the items of a list of names ("akin, burden & manana").
@@ -290,6 +294,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "month_name_cues": {},
     "given_name_labels": [],
     "facility_name_count": 0,
+    "facility_own_words": False,
     "language_labels": [],
     "language_cues": [],
     "cased_clause_labels": [],
@@ -312,7 +317,9 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "by_labels": [],
     "header_labels": [],
     "street_suffix_labels": [],
+    "year_range_labels": [],
     "lab_value_labels": [],
+    "table_labels": [],
 }
 
 
@@ -394,6 +401,7 @@ def make_phi_relabel(
     month_name_cues: Dict[str, List[str]],
     given_name_labels: List[str],
     facility_name_count: int,
+    facility_own_words: bool,
     language_labels: List[str],
     language_cues: List[str],
     cased_clause_labels: List[str],
@@ -416,7 +424,9 @@ def make_phi_relabel(
     by_labels: List[str],
     header_labels: List[str],
     street_suffix_labels: List[str],
+    year_range_labels: List[str],
     lab_value_labels: List[str],
+    table_labels: List[str],
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -586,6 +596,10 @@ def make_phi_relabel(
     facility_name_count (int): With `facility_heads`, a surname borne by at
         least this many people and no common word before the head makes a
         facility too ("Mayo Clinic" tagged as a department); 0 for off.
+    facility_own_words (bool): With `facility_heads`, a capitalised word
+        before the head that is no common English word and no specialty
+        makes a facility too ("Brackwater Recovery Clinic" tagged as a firm;
+        not "Heart Failure Clinic" or "Gastroenterology Associates").
     cased_clause_labels (List[str]): Labels of `word_labels` whose spans in
         a clause written in sentence case (`in_cased_clause`) pass the
         common-word check with plainer words too (`is_plain_word`): "a slow
@@ -597,7 +611,9 @@ def make_phi_relabel(
         Ana Ruiz, RN").
     eponym_labels (List[str]): Labels whose spans that an eponym's head
         follows on their line, or that are a capitalised word and such a
-        head, are no PHI (`not_phi.is_eponym`: "Epley" in "Epley maneuver").
+        head, are no PHI (`not_phi.is_eponym`: "Epley" in "Epley maneuver"),
+        nor one word that a test's result follows with no cue word before it
+        (`not_phi.is_test_result`: "Neer (+)").
     score_labels (List[str]): Labels whose spans that are a score out of ten
         after a score word or an arrow are no PHI (`not_phi.is_score`:
         "pain 7/10", "6/10 -> 3/10").
@@ -645,9 +661,15 @@ def make_phi_relabel(
     street_suffix_labels (List[str]): Labels whose spans of capitalised
         words that end in a street's abbreviated suffix take `street_label`
         ("Delancey St" tagged as a city, "Bandera Rd" as a firm).
+    year_range_labels (List[str]): Labels whose spans that are a range of
+        years are cut into its two years (`edges.year_range_pieces`:
+        "2079-2087", "2093-94"), as i2b2 2014 marks ranges.
     lab_value_labels (List[str]): Labels whose spans that are a medical
         abbreviation and a number are no PHI (`not_phi.is_lab_value`: "LDL
         131" tagged as a department).
+    table_labels (List[str]): Labels whose spans of numbers alone on a row
+        of a numeric table are no PHI (`not_phi.is_table_number`: a
+        flowsheet's "400" tagged as an age).
     """
     return PhiRelabel(
         name,
@@ -718,6 +740,7 @@ def make_phi_relabel(
         month_name_cues=month_name_cues,
         given_name_labels=given_name_labels,
         facility_name_count=facility_name_count,
+        facility_own_words=facility_own_words,
         language_labels=language_labels,
         language_cues=language_cues,
         cased_clause_labels=cased_clause_labels,
@@ -740,7 +763,9 @@ def make_phi_relabel(
         by_labels=by_labels,
         header_labels=header_labels,
         street_suffix_labels=street_suffix_labels,
+        year_range_labels=year_range_labels,
         lab_value_labels=lab_value_labels,
+        table_labels=table_labels,
     )
 
 
@@ -776,6 +801,7 @@ class PhiRelabel(CfgSerializable):
         self._languages = frozenset(cfg["language_labels"])
         self._language_cues = frozenset(cue_word(w) for w in cfg["language_cues"])
         self._persons = frozenset(cfg["person_labels"])
+        self._year_ranges = frozenset(cfg["year_range_labels"])
         self._nameless = frozenset(cfg["nameless_labels"])
         self._nameless_phrases = frozenset(cfg["nameless_phrase_labels"])
         self._facility_heads = {
@@ -882,6 +908,7 @@ class PhiRelabel(CfgSerializable):
             self._facility_heads if cfg["facility_label"] else (),
             self._titles,
             self._credentialed,
+            self._year_ranges,
             *(labels for labels, _ in self._shapes),
         )
 
@@ -916,6 +943,7 @@ class PhiRelabel(CfgSerializable):
         ents: List[Span] = []
         pieces = self._edge_pieces(whole)
         pieces = _cut_pieces(pieces, self._edges, semicolon_pieces)
+        pieces = _cut_pieces(pieces, self._year_ranges, year_range_pieces)
         pieces = self._arrow_pieces(self._clause_pieces(self._bracket_pieces(pieces)))
         for ent in self._pair_pieces(pieces):
             ent = self._without_credentials(ent)
@@ -1085,6 +1113,8 @@ class PhiRelabel(CfgSerializable):
             return True
         if label in self._eponyms and is_eponym(ent):
             return True
+        if label in self._eponyms and is_test_result(ent) and not self._cued(ent):
+            return True  # "Neer (+)"; "sister Lena (+)" of a pedigree stays
         if label in self._roles and is_clinician_role(
             ent, self._persons, self.cfg["min_name_count"]
         ):
@@ -1274,8 +1304,9 @@ class PhiRelabel(CfgSerializable):
 
     def _as_facility(self, ent: Span) -> Span:
         """A span ending in a facility head word, with a place's name (or,
-        with `facility_name_count`, a surname) before it, as `facility_label`
-        ("Cleveland Clinic", "Mayo Clinic")."""
+        with `facility_name_count`, a surname; with `facility_own_words`, a
+        word of its own) before it, as `facility_label` ("Cleveland Clinic",
+        "Mayo Clinic", "Brackwater Recovery Clinic")."""
         label = self.cfg["facility_label"]
         heads = self._facility_heads.get(ent.label_)
         if not label or not heads or len(ent) < 2 or ent.label_ == label:
@@ -1283,7 +1314,8 @@ class PhiRelabel(CfgSerializable):
         if ent[-1].lower_ not in heads:
             return ent
         least = self.cfg["facility_name_count"]
-        if not holds_place(ent) and not (least and holds_surname(ent, least)):
+        named = holds_place(ent) or (least and holds_surname(ent, least))
+        if not named and not (self.cfg["facility_own_words"] and holds_own_word(ent)):
             return ent
         return _with_label(ent, label)
 
@@ -1670,6 +1702,7 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "kin_words",
         "given_name_labels",
         "street_suffix_labels",
+        "year_range_labels",
         "age_words",
         "particles",
         "drug_labels",
@@ -1742,8 +1775,9 @@ def check_config(cfg: Dict[str, Any]) -> None:
         raise ValueError("record_labels must map labels to labels")
     if not isinstance(cfg["job_heads"], bool):
         raise ValueError("job_heads must be true or false")
-    if not isinstance(cfg["initial_words"], bool):
-        raise ValueError("initial_words must be true or false")
+    for key in ("initial_words", "facility_own_words"):
+        if not isinstance(cfg[key], bool):
+            raise ValueError(f"{key} must be true or false")
     for key in ("min_word_zipf", "nameless_word_zipf"):
         value = cfg[key]
         if isinstance(value, bool) or not isinstance(value, (int, float)):

@@ -22,7 +22,10 @@ and looks like a name (`guard.NameGuard`):
 - with the `facility` class on (off by default), a hospital's initials after
   "to", "from" or "at" ("transferred from QVH", `facilities.py`);
 - with the `job` class on (off by default), a job after a work cue ("was
-  working as a gaffer", `jobs.py`).
+  working as a gaffer", `jobs.py`);
+- with the `unit` class on (off by default), a unit that a header names
+  after its hospital and a separator ("Mercy Hospital - Adult Acute Unit
+  3B", `units.py`).
 
 A name extends over further name-like words, middle initials and hyphenated
 parts on its line ("per rn b. achebe" gives "b. achebe"); a name followed by
@@ -44,7 +47,7 @@ from ..core.extensions import SPAN_GROUPS, install_extensions
 from ..labels import LABEL_NAMES, NOT_PHI_KEY, normalize_label
 from ..tagging.ents import first_free, token_mask, write_ents
 from .cues import ARROW, CITY, CLINICIAN, CUE_CLASSES, PATIENT, RELATIVE
-from .cues import FACILITY, JOB, MONTH, SIGN_OFF, STATE, WARD
+from .cues import FACILITY, JOB, MONTH, SIGN_OFF, STATE, UNIT, WARD
 from .cues import CueIndex, default_cues
 from .finder import NameReader, after_cues, around_arrows, before_post_nominals
 from .finder import sentence_subjects
@@ -53,6 +56,7 @@ from .facilities import find_facilities
 from .jobs import find_jobs
 from .months import find_months
 from .places import find_places
+from .units import find_units
 from .wards import find_wards
 from .words import DocWords
 
@@ -303,6 +307,8 @@ class PhiSafetyNet(CfgSerializable, Pipe):
             found += find_facilities(words, taken_flags)
         if JOB in labels:
             found += find_jobs(words, taken_flags)
+        if UNIT in labels:
+            found += find_units(words, taken_flags, doc, labels.get(FACILITY, "HOSPITAL"))
         intervals = sorted(
             {
                 (words.words[s].index, words.words[e - 1].index + 1, kind)

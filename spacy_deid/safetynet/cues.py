@@ -30,6 +30,9 @@ WARD = "ward"
 FACILITY = "facility"
 # A job after a work cue ("working as a gaffer", `jobs.py`).
 JOB = "job"
+# A unit after its hospital and a separator ("Mercy Hospital - Unit 3B",
+# `units.py`).
+UNIT = "unit"
 CUE_CLASSES = (
     CLINICIAN,
     PATIENT,
@@ -42,6 +45,7 @@ CUE_CLASSES = (
     WARD,
     FACILITY,
     JOB,
+    UNIT,
 )
 
 CLINICIAN_TITLES: Tuple[str, ...] = ("dr", "doctor")
@@ -118,6 +122,10 @@ LOWER_POST_NOMINALS: Tuple[str, ...] = ("md", "rn", "np", "lpn", "cna")
 PAGER_WORDS: Tuple[str, ...] = ("pgr", "pager")
 PATIENT_TITLES: Tuple[str, ...] = ("mr", "mrs", "ms", "miss")
 PATIENT_CUES: Tuple[str, ...] = ("pt", "patient", "call from", "re:")
+# Non-clinicians are PATIENT in i2b2 2014: clergy by their title (strong), and
+# officers, coaches, judges and lawyers (weak: "coach" and "judge" are verbs).
+CLERGY_TITLES: Tuple[str, ...] = ("pastor", "rev", "reverend", "rabbi", "imam", "deacon")
+OFFICIAL_CUES: Tuple[str, ...] = ("officer", "coach", "judge", "attorney", "atty")
 # A nickname: strong, since nicknames are often ordinary words ("Pt
 # (nickname Buddy)", as train's notes write it).
 NICKNAME_CUES: Tuple[str, ...] = ("nickname",)
@@ -157,6 +165,25 @@ RELATIVE_CUES: Tuple[str, ...] = (
     # Father and mother of the baby, in neonatal and obstetric notes.
     "fob",
     "mob",
+    # Step-relatives, partners and the people a patient lives or works with.
+    "stepmother",
+    "stepfather",
+    "stepmom",
+    "stepdad",
+    "grandma",
+    "grandpa",
+    "girlfriend",
+    "boyfriend",
+    "fiancee",
+    "roommate",
+    "housemate",
+    "coworker",
+    "co-worker",
+    "supervisor",
+    "boss",
+    "landlord",
+    "landlady",
+    "caregiver",
 )
 SIGN_OFFS: Tuple[str, ...] = (
     "thanks,",
@@ -199,6 +226,8 @@ def default_cues() -> List[Cue]:
         (PATIENT_TITLES, PATIENT, True),
         (PATIENT_CUES, PATIENT, False),
         (NICKNAME_CUES, PATIENT, True),
+        (CLERGY_TITLES, PATIENT, True),
+        (OFFICIAL_CUES, PATIENT, False),
         (RELATIVE_CUES, RELATIVE, True),
         (SIGN_OFFS, SIGN_OFF, True),
         (SIGNATURES, SIGN_OFF, False),

@@ -232,6 +232,9 @@ def test_nameless_words_extend_the_common_word_check(text, surface, kept):
         ("Walked with james chance today.", "james chance", True),
         ("We drove to boston harbor.", "boston harbor", True),
         ("Spoke with brown today.", "brown", True),
+        # A capitalised word nobody bears as a name opens a clause: the
+        # lower-case words after it may still be a name written in lower case.
+        ("Output rose to 1200 requests.", "Output rose", True),
     ],
 )
 def test_cased_clauses_take_plainer_common_words(text, surface, kept):
@@ -1159,6 +1162,49 @@ def test_facilities_named_for_a_person(text, surface, label, expected):
     assert relabelled_with(FACILITIES, text, [(surface, label)]) == [(surface, label)]
 
 
+@pytest.mark.parametrize(
+    "text,surface,label,expected",
+    [
+        (
+            "Seen at Brackwater Recovery Clinic.",
+            "Brackwater Recovery Clinic",
+            "ORGANIZATION",
+            "HOSPITAL",
+        ),
+        ("FROM BRELLOWAY CLINIC.", "BRELLOWAY CLINIC", "ORGANIZATION", "HOSPITAL"),
+        # Common words and specialties name no facility of their own.
+        ("Seen at Heart Failure Clinic.", "Heart Failure Clinic", "DEPARTMENT", "DEPARTMENT"),
+        ("Seen at Sleep Clinic.", "Sleep Clinic", "ORGANIZATION", "ORGANIZATION"),
+        (
+            "Seen at Gastroenterology Associates.",
+            "Gastroenterology Associates",
+            "DEPARTMENT",
+            "DEPARTMENT",
+        ),
+        # Initials among title-case words are a hospital's, not the practice's.
+        (
+            "Seen at SJXH Internal Medicine Clinic.",
+            "SJXH Internal Medicine Clinic",
+            "ORGANIZATION",
+            "ORGANIZATION",
+        ),
+        # A word of its own in lower case is no name.
+        ("seen at brelloway clinic.", "brelloway clinic", "ORGANIZATION", "ORGANIZATION"),
+    ],
+)
+def test_facilities_named_by_words_of_their_own(text, surface, label, expected):
+    config = {**FACILITIES, "facility_own_words": True}
+    assert relabelled_with(config, text, [(surface, label)]) == [(surface, expected)]
+    if expected != label:
+        # Off by default.
+        assert relabelled_with(FACILITIES, text, [(surface, label)]) == [(surface, label)]
+
+
+def test_facility_own_words_is_checked():
+    with pytest.raises(ValueError, match="facility_own_words"):
+        relabelled_with({"facility_own_words": "yes"}, "x", [])
+
+
 def test_facility_heads_are_checked():
     with pytest.raises(ValueError, match="facility_heads"):
         relabelled_with({"facility_heads": ["clinic"]}, "x", [])
@@ -1640,6 +1686,14 @@ def test_clause_kept_must_map_labels_to_words():
         ("header_labels", "Labs stable.\nTHANK YOU,\n\nGROSS", "GROSS", True),  # ends
         ("header_labels", "Labs stable.\nGROSS\nSpecimen A.", "GROSS", True),
         ("header_labels", "Plan below.\n\nHAVERTY\nSpecimen A.", "HAVERTY", True),
+        # Numbers alone on a row of a numeric table; not a word, nor on a line
+        # of words.
+        ("table_labels", "0612   162/88   78   400   600   -180   40   0.78\nok", "400",
+         False),
+        ("table_labels", "Hz  250  500  1000  2000  4000  8000", "2000", False),
+        ("table_labels", "R AC  30  35  40  45  50  2000 today", "2000 today", True),
+        ("table_labels", "Pt is 84 and lives at 12 Elm St with 3 cats", "84", True),
+        ("table_labels", "Age 84   Wt 70   Ht 170   BMI 24", "84", True),
     ],
 )
 def test_field_labels_words_after_articles_and_words_before_by(
@@ -1907,11 +1961,20 @@ def test_a_clinicians_role_is_no_phi(text, role, name, kept):
         ),
         ("Called Ana Epley today.", "Ana Epley", "PATIENT", True),
         ("x-cover Ruiz - Wright stain due", "Ruiz - Wright", "PATIENT", True),
+        # A test's result after one word: an eponymous test.
+        ("Special tests: Neer (+) R, drop arm (-)", "Neer", "PATIENT", False),
+        ("Hawkins-Kennedy (-) bilat", "Hawkins-Kennedy", "PATIENT", False),
+        ("Spurling negative.", "Spurling", "PATIENT", False),
+        # After a cue word (a pedigree's carrier), two words, or a result
+        # with more after it: a person.
+        ("sister Lena (+) for BRCA1", "Lena", "PATIENT", True),
+        ("Ana Ruiz (+) today", "Ana Ruiz", "PATIENT", True),
+        ("Lena positive for strep", "Lena", "PATIENT", True),
     ],
 )
 def test_an_eponym_is_no_person(text, surface, label, kept):
     assert relabelled_with({}, text, [(surface, label)]) == [(surface, label)]
-    config = {"eponym_labels": ["PATIENT", "ORGANIZATION"]}
+    config = {"eponym_labels": ["PATIENT", "ORGANIZATION"], "cue_words": ["sister"]}
     found = relabelled_with(config, text, [(surface, label)])
     assert (found == [(surface, label)]) is kept
 
@@ -2156,3 +2219,20 @@ def test_a_job_after_a_work_cue_is_the_job():
     }
     found = relabelled_with(config, "job: librarian downtown", [("librarian", "ORGANIZATION")])
     assert found == [("librarian", "PROFESSION")]
+
+
+@pytest.mark.parametrize(
+    "text,surface,expected",
+    [
+        ("Lived there 2079-2087 with family.", "2079-2087", ["2079", "2087"]),
+        ("In the 2093-94 school year.", "2093-94", ["2093", "94"]),
+        # A year and its month, an earlier year or a number: one span.
+        ("Seen 2093-04 in clinic.", "2093-04", ["2093-04"]),
+        ("Noted 2087-2079 in error.", "2087-2079", ["2087-2079"]),
+        ("Call 4007-2611 today.", "4007-2611", ["4007-2611"]),
+    ],
+)
+def test_a_range_of_years_is_two_dates(text, surface, expected):
+    assert relabelled_with({}, text, [(surface, "DATE")]) == [(surface, "DATE")]
+    found = relabelled_with({"year_range_labels": ["DATE"]}, text, [(surface, "DATE")])
+    assert found == [(piece, "DATE") for piece in expected]

@@ -61,6 +61,9 @@ POSITIVES = [
     ("vehicle.plate", "plate # 4AB-123", "4AB-123", "VEHICLE"),
     ("vehicle.plate", "driver of a SUV (plate 322-YZK).", "322-YZK", "VEHICLE"),
     ("vehicle.plate", "(reg 26P 1C8)", "26P 1C8", "VEHICLE"),
+    ("vehicle.unit", "by ground, County EMS Medic 14  Room 2", "Medic 14", "VEHICLE"),
+    ("vehicle.unit", "per crew of ENGINE 3 on scene", "ENGINE 3", "VEHICLE"),
+    ("healthplan.cued", "Primary ins: Keystone Mutual grp 40718", "40718", "HEALTHPLAN"),
     ("healthplan.cued", "Ins UJO325462726 SSN", "UJO325462726", "HEALTHPLAN"),
     (
         "healthplan.cued",
@@ -100,6 +103,8 @@ POSITIVES = [
 ]
 
 NEGATIVES = [
+    "Ambulance 2 mg given",  # a dose after a word, no unit's number
+    "the medic 14 times",  # a unit's kind in lower case is an ordinary word
     "MR 2+",  # mitral regurgitation
     "moderate MR, no AS",
     "MRN: pending",

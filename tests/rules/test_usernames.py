@@ -41,6 +41,9 @@ POSITIVES = [
     ("username.log_row", "audit\nrx7741\t02/11/2071 printed", "rx7741", "USERNAME"),
     ("username.then_time", "| K 6.8 | Y | hquarles2 18:44 |", "hquarles2", "USERNAME"),
     ("username.then_time", "Result verified by tpellow 07:12", "tpellow", "USERNAME"),
+    ("username.esign", "reviewed labs   e-signed mahnokafor", "mahnokafor", "USERNAME"),
+    ("username.esign", "e-sig 04/28/2095 10:14  qorvell", "qorvell", "USERNAME"),
+    ("username.esign", "E-signed by: tvardan2 09/02/2081", "tvardan2", "USERNAME"),
     (
         "username.before_ip",
         "0600, kenneth.copeland, 172.103.174.10, VIEW",
@@ -73,6 +76,8 @@ NEGATIVES = [
     "Seen on  3/4/2070",
     "| dose 08:00 | given 09:30 |",  # words, not logins, before a time
     "verified by pharmacy 14:10",
+    "e-signed the consent form",  # a word, not a login
+    "E-signed: Dr. Ruiz",
 ]
 
 

@@ -77,6 +77,11 @@ def ents(doc):
         ("Family met. May would like to go home.", [("May", "PATIENT")]),
         # Initials that open a sentence before such a word.
         ("Labs drawn. R.W. reports less pain.", [("R.W.", "PATIENT")]),
+        # The people a patient lives or works with, and clergy by title.
+        ("witnessed by roommate Orsolya at home", [("Orsolya", "PATIENT")]),
+        ("off work; supervisor Brandwijk offered light duty", [("Brandwijk", "PATIENT")]),
+        ("anointed by Rev. Okonkwo last week", [("Okonkwo", "PATIENT")]),
+        ("Officer Marchbanks took the report", [("Marchbanks", "PATIENT")]),
         # A nickname is a strong cue: ordinary words that are names count.
         (
             "Mr. Marchbanks (nickname Buddy) at bedside",
@@ -132,6 +137,9 @@ def test_finds_names_in_cue_positions(nlp, text, expected):
         "follow up with cardiology",
         "f/u w PCP in 2 weeks",
         "nickname the pillbox",
+        "supervisor aware",
+        "the coach said ok",
+        "hard to judge Bell palsy",
         "nickname Parkinson disease",
         # A diagnosis word after the name: an eponymous disease.
         "Consult neuro re: Arnold neuralgia.",

@@ -76,7 +76,7 @@ _HEALTHPLAN_CUE = (
     + _MARK
     + r"|group"
     + _MARK
-    + r"|(?:hicn|mbi|policy)\b)"
+    + r"|(?:hicn|mbi|policy|grp)\b)"
     # "Ins W548336566" (case-sensitive: "ins" is too common), and
     # "INSURANCE: Aetna #H51513700" (a payer name before the number sign).
     + r"|\b(?:Ins|INS)\b\.?(?=[ \t]*[:#]?[ \t]*[A-Z0-9]*\d)"
@@ -235,6 +235,17 @@ PATTERNS: List[dict] = [
         r"[A-Z0-9]{1,4}[\- ]?[A-Z0-9]{1,4}",
         validator="plate",
         score=0.9,
+    ),
+    # EMS and fire units' call signs ("Medic 14", "Engine 3", "LADDER 12"):
+    # the vehicle's own number, written with its kind in title case or capitals.
+    make_pattern(
+        "vehicle.unit",
+        "VEHICLE",
+        r"(?<![\w\-])(?P<phi>(?:Medic|MEDIC|Engine|ENGINE|Ladder|LADDER"
+        r"|Squad|SQUAD|Ambulance|AMBULANCE|Battalion|BATTALION)"
+        r"[ \t]+\d{1,3}[A-Z]?)(?![\w.\-]|[ \t]*(?:%|(?i:m?[lg]|mcg|kg|min|hr?s?|x)\b))",
+        priority=PRIO_SHAPE_WEAK,
+        score=0.8,
     ),
     _cued("device.cued", "DEVICE", _DEVICE_CUE, _ID_ANYCASE, score=0.9),
     _cued("bioid.cued", "BIOID", _BIOID_CUE, score=0.9),

@@ -4,7 +4,8 @@
 sshd log lines (`Accepted password for jdoe from ...`), audit-trail rows that
 start with a login and a date, call-back rows with a login and a time, JSON logs (`"user":
 "jdoe7"`), login shapes after "by" or in parentheses (`by marma52`,
-`(pagjo46)`), and access-log rows where a login precedes an IP address.
+`(pagjo46)`), logins after an e-signature (`e-signed jdoe4`), and access-log
+rows where a login precedes an IP address.
 The `username` validator requires a letter, rejects clinical tokens ("spo2",
 "q6h"), and requires a digit unless a separator or bracket introduced the
 value, so "user friendly" or "IV drug user since" do not fire.
@@ -87,6 +88,16 @@ PATTERNS: List[dict] = [
         r"(?:\|[ \t]*|(?<![\w\-])(?i:verified|acknowledged|ack)[ \t]+(?i:by[ \t]+)?)"
         + r"(?P<sep>)(?P<phi>[a-z][a-z0-9._\-]{2,30})[ \t]+\d{1,2}:\d{2}\b",
         flags="m",
+        score=0.75,
+    ),
+    # E-signatures: a login after "e-signed"/"e-sig", maybe past the time
+    # stamp ("e-signed jdoe4", "e-sig 04/28/2095 10:14  kcopeland").
+    _user(
+        "username.esign",
+        r"(?<![\w\-])(?i:e-?sign(?:ed|ature)?|e-?sig)(?:[ \t]+(?i:by))?[ \t]*:?[ \t]*"
+        + r"(?:\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}[ \t]+(?:\d{1,2}:?\d{2}[ \t]+)?)?"
+        + r"(?P<sep>)(?P<phi>[a-z][a-z0-9._\-]{2,30})"
+        + _END,
         score=0.75,
     ),
     # Access log rows: "| jball76 | 10.1.2.3 |", "0600,kenneth.copeland,10.1.2.3".
