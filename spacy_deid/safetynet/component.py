@@ -306,7 +306,7 @@ class PhiSafetyNet(CfgSerializable, Pipe):
         if FACILITY in labels:
             found += find_facilities(words, taken_flags)
         if JOB in labels:
-            found += find_jobs(words, taken_flags)
+            found += find_jobs(words, taken_flags, doc, labels.get(RELATIVE, ""))
         if UNIT in labels:
             found += find_units(words, taken_flags, doc, labels.get(FACILITY, "HOSPITAL"))
         intervals = sorted(

@@ -11,15 +11,21 @@ or "woman" is no job); the job ends at the last such word
 representative"). On 5,000 generated train notes through the whole pipeline
 it adds one span, a gold job.
 
+A job in brackets right after a person's name is that person's ("wife Ana
+Ruiz (dental hygienist)"): the same phrase rules apply after the bracket,
+and a relation there is no job ("Ana Ruiz (neighbor)").
+
 Candidates are (first word, end word, cue class) in word positions of
 `DocWords`, as in `finder.py`.
 """
 
 from typing import List, Optional, Sequence
 
+from spacy.tokens import Doc
+
 from ..knowledge import load
 from ..knowledge.occupations import is_occupation_word, occupation_heads
-from .cues import JOB, JOB_CUES, Cue, CueIndex, pieces
+from .cues import JOB, JOB_CUES, RELATIVE_CUES, Cue, CueIndex, pieces
 from .finder import Candidate
 from .guard import is_word_shaped
 from .words import DocWords
@@ -34,18 +40,27 @@ ENDS = frozenset(
     }
 )  # fmt: skip
 MAX_JOB_WORDS = 4
+# Relations in brackets after a name are no jobs ("Ana Ruiz (neighbor)").
+RELATIONS = frozenset(RELATIVE_CUES) | {"neighbour", "self", "patient", "pt"}
 _INDEX = CueIndex(Cue(pieces(cue), JOB, False) for cue in JOB_CUES)
 
 
-def find_jobs(words: DocWords, taken: Sequence[bool]) -> List[Candidate]:
-    """Jobs after work cues, on words outside entities and known non-PHI.
+def find_jobs(
+    words: DocWords, taken: Sequence[bool], doc: Optional[Doc] = None, person: str = ""
+) -> List[Candidate]:
+    """Jobs after work cues, and (given the doc and a person label) beside a
+    person's name, on words outside entities and known non-PHI.
 
     words (DocWords): The doc's words.
     taken (Sequence[bool]): Per doc token, whether an entity or known
         non-PHI covers it.
+    doc (Optional[Doc]): The doc, for its entities.
+    person (str): The label of the names whose jobs count ("" for none).
     RETURNS (List[Candidate]): The jobs found, in word positions.
     """
     found: List[Candidate] = []
+    if doc is not None and person:
+        found += _jobs_beside_names(words, taken, doc, person)
     k = 0
     while k < len(words.stream):
         cue = _INDEX.match(words.stream, k) if words.first[k] else None
@@ -60,12 +75,34 @@ def find_jobs(words: DocWords, taken: Sequence[bool]) -> List[Candidate]:
     return found
 
 
+def _jobs_beside_names(
+    words: DocWords, taken: Sequence[bool], doc: Doc, person: str
+) -> List[Candidate]:
+    """Jobs in brackets right after a person's name, on the name's line."""
+    position_of = {word.index: p for p, word in enumerate(words.words)}
+    found: List[Candidate] = []
+    for ent in doc.ents:
+        mark = position_of.get(ent.end) if ent.label_ == person else None
+        if mark is None or mark + 1 >= len(words) or words.words[mark].text != "(":
+            continue
+        if words.words[mark].newline_before or words.words[mark + 1].newline_before:
+            continue
+        job = _job_after(words, taken, mark + 1, articles=False)
+        if job is None:
+            continue
+        start, end, _ = job
+        if any(w.text.lower() in RELATIONS for w in words.words[start:end]):
+            continue
+        found.append(job)
+    return found
+
+
 def _job_after(
-    words: DocWords, taken: Sequence[bool], position: int
+    words: DocWords, taken: Sequence[bool], position: int, articles: bool = True
 ) -> Optional[Candidate]:
     """The job phrase starting at a word position (after an article), as a
     candidate, or None."""
-    if position < len(words) and words.words[position].text.lower() in ARTICLES:
+    if articles and position < len(words) and words.words[position].text.lower() in ARTICLES:
         position += 1
     end = position
     while end < len(words) and end - position < MAX_JOB_WORDS:

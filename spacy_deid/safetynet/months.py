@@ -9,19 +9,30 @@ that a cue class finds on the same words wins (`CUE_CLASSES` order). On
 8,000 generated train notes, every capitalised month name lies in a gold
 span.
 
+A month's abbreviation in title case ("Sept", "Nov") is a date after a word
+that sets a time ("in", "since", "until", "early", ...): "seen last in Nov",
+"was 19 in Sept"; elsewhere "Jan" and "Jun" are names too, "Dec" shorthand.
+
 Candidates are (first word, end word, cue class) in word positions of
 `DocWords`, as in `finder.py`.
 """
 
 from typing import List, Sequence
 
-from ..text.datenames import MONTHS
+from ..text.datenames import MONTH_ABBRS, MONTHS
 from .cues import MONTH
 from .finder import Candidate
 from .words import DocWords
 
 # "May" is also the modal verb.
 MONTH_NAMES = frozenset(name for name in MONTHS if name != "May")
+# Words after which a month's abbreviation names a time ("in Nov").
+TIME_WORDS = frozenset(
+    {
+        "in", "since", "until", "till", "through", "thru", "from", "by", "of",
+        "early", "late", "mid", "last", "next", "before", "after", "during",
+    }
+)  # fmt: skip
 
 
 def find_months(words: DocWords, taken: Sequence[bool]) -> List[Candidate]:
@@ -34,10 +45,20 @@ def find_months(words: DocWords, taken: Sequence[bool]) -> List[Candidate]:
     """
     found: List[Candidate] = []
     for position, word in enumerate(words.words):
-        if word.text in MONTH_NAMES and not taken[word.index]:
-            if not _name_follows(words, position + 1):
-                found.append((position, position + 1, MONTH))
+        if taken[word.index]:
+            continue
+        if word.text in MONTH_NAMES and not _name_follows(words, position + 1):
+            found.append((position, position + 1, MONTH))
+        elif word.text.rstrip(".") in MONTH_ABBRS and _after_time_word(words, position):
+            found.append((position, position + 1, MONTH))
     return found
+
+
+def _after_time_word(words: DocWords, position: int) -> bool:
+    """Whether a word that sets a time comes right before, on the same line."""
+    if position == 0 or words.words[position].newline_before:
+        return False
+    return words.words[position - 1].text.lower() in TIME_WORDS
 
 
 def _name_follows(words: DocWords, position: int) -> bool:

@@ -61,3 +61,32 @@ def test_jobs_are_off_by_default_and_never_cover_entities():
         ("gaffer", "PATIENT"),
         ("welder", "PROFESSION"),
     ]
+
+
+@pytest.mark.parametrize(
+    "text,name,expected",
+    [
+        ("Here with mom Quilla Arden (dental hygienist) today.", "Quilla Arden",
+         ["dental hygienist"]),
+        # A relation, a job after a comma, or another line.
+        ("Emergency contact: Ruel Arden (neighbor) 555-0101", "Ruel Arden", []),
+        ("Seen w/ son-in-law, Ruel, feels better.", "Ruel", []),
+        ("Daughter Quilla (travel nurse in Reno) flying in.", "Quilla", ["travel nurse"]),
+        ("Son Ruel (student) visits.", "Ruel", []),
+        ("Seen with Arden, Quilla Welder today.", "Arden", []),
+        ("Mom Quilla Arden (\ndental hygienist)", "Quilla Arden", []),
+    ],
+)
+def test_finds_a_job_beside_a_persons_name(text, name, expected):
+    nlp = make_nlp(labels={**JOBS, "relative": "PATIENT"})
+    doc = nlp.make_doc(text)
+    start = text.index(name)
+    doc.ents = [doc.char_span(start, start + len(name), label="PATIENT")]
+    found = [e.text for e in nlp.get_pipe("phi_safety_net")(doc).ents if e.label_ == "PROFESSION"]
+    assert found == expected
+    # Without a person label for the names, only work cues count.
+    doc = make_nlp(labels=JOBS).make_doc(text)
+    doc.ents = [doc.char_span(start, start + len(name), label="PATIENT")]
+    assert [e.label_ for e in make_nlp(labels=JOBS).get_pipe("phi_safety_net")(doc).ents] == [
+        "PATIENT"
+    ]

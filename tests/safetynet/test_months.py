@@ -1,5 +1,6 @@
 """`phi_safety_net`'s month class: a month's full name in title case that
-stands free is a date."""
+stands free is a date, and so is its abbreviation after a word that sets a
+time."""
 
 import pytest
 from spacy.tokens import Span
@@ -21,6 +22,9 @@ def nlp():
         ("Quit before the October fishing trip.", ["October"]),
         ("Flu shot due September; labs each November.", ["September", "November"]),
         ("Last colonoscopy: July\nNext: none", ["July"]),
+        # An abbreviation after a word that sets a time.
+        ("Score 14 today (was 19 in Sept).", ["Sept"]),
+        ("Seen last in Nov. Since then well.", ["Nov."]),  # one token
     ],
 )
 def test_finds_month_names_standing_free(nlp, text, expected):
@@ -36,6 +40,10 @@ def test_finds_month_names_standing_free(nlp, text, expected):
         "Visited by July Okonkwo today.",
         "Signed: July B. Vantreese",
         "JUNE CLINIC LIST",
+        # An abbreviation without such a word: a name or shorthand.
+        "Spoke with Jan about meds.",
+        "Dec breath sounds at bases.",
+        "in\nNov",
     ],
 )
 def test_leaves_modals_lower_case_and_first_names(nlp, text):
