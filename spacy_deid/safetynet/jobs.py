@@ -12,7 +12,7 @@ representative"). On 5,000 generated train notes through the whole pipeline
 it adds one span, a gold job.
 
 A job in brackets right after a person's name is that person's ("wife Ana
-Ruiz (dental hygienist)"): the same phrase rules apply after the bracket,
+Ruiz (land surveyor)"): the same phrase rules apply after the bracket,
 and a relation there is no job ("Ana Ruiz (neighbor)").
 
 Candidates are (first word, end word, cue class) in word positions of

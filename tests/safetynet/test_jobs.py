@@ -66,15 +66,15 @@ def test_jobs_are_off_by_default_and_never_cover_entities():
 @pytest.mark.parametrize(
     "text,name,expected",
     [
-        ("Here with mom Quilla Arden (dental hygienist) today.", "Quilla Arden",
-         ["dental hygienist"]),
+        ("Here with mom Quilla Arden (land surveyor) today.", "Quilla Arden",
+         ["land surveyor"]),
         # A relation, a job after a comma, or another line.
         ("Emergency contact: Ruel Arden (neighbor) 555-0101", "Ruel Arden", []),
         ("Seen w/ son-in-law, Ruel, feels better.", "Ruel", []),
-        ("Daughter Quilla (travel nurse in Reno) flying in.", "Quilla", ["travel nurse"]),
+        ("Daughter Quilla (master plumber in Reno) flying in.", "Quilla", ["master plumber"]),
         ("Son Ruel (student) visits.", "Ruel", []),
         ("Seen with Arden, Quilla Welder today.", "Arden", []),
-        ("Mom Quilla Arden (\ndental hygienist)", "Quilla Arden", []),
+        ("Mom Quilla Arden (\nland surveyor)", "Quilla Arden", []),
     ],
 )
 def test_finds_a_job_beside_a_persons_name(text, name, expected):
