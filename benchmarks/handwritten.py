@@ -1,7 +1,7 @@
 """Hand-written English notes with gold PHI, written outside the synthetic
 note generator, as a corpus for the benchmarks.
 
-    python benchmarks/handwritten.py OUT.jsonl [--source FILE]
+    python benchmarks/handwritten.py OUT.jsonl [--source FILE | --other-hands]
 
 `data/handwritten_en.txt` holds 48 short notes of kinds and phrasings the
 generator does not produce (nursing, telephone, radiology, pathology, EMS,
@@ -16,6 +16,13 @@ The notes are few (about 660 gold PHI tokens) and written by one developer
 who knows the generator, so they are a check on how far the generated-note
 figures carry over, not a benchmark of their own: differences of a few
 points between systems are within their noise.
+
+`data/other_hands_en.txt` (`--other-hands`) holds 64 longer notes in the
+same markup (2,819 gold spans), written by eight writers who never saw this
+code, each given eight note kinds (dermatology, dialysis run sheets, device
+clinics, sleep studies, correctional sick call, fertility, EEG, release of
+information logs, tumor boards, methadone clinics, organ donation, ...) and
+the annotation conventions of `../shared/data/en_notes`.
 """
 
 import argparse
@@ -26,6 +33,7 @@ from typing import List, Optional, Sequence
 
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "data" / "handwritten_en.txt"
+OTHER_HANDS = HERE / "data" / "other_hands_en.txt"
 NOTE_START = "=== "
 SPAN = re.compile(r"\[\[([A-Z_]+)\|([^\[\]|]+)\]\]")
 
@@ -95,11 +103,16 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("output", type=Path, help="Corpus JSONL to write")
-    parser.add_argument("--source", type=Path, default=SOURCE)
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--source", type=Path, default=SOURCE)
+    source.add_argument(
+        "--other-hands", action="store_true", help=f"Read {OTHER_HANDS.name}"
+    )
     args = parser.parse_args(argv)
     from spacy_deid.corpus import write_jsonl
 
-    notes = parse_markup(args.source.read_text(encoding="utf-8"))
+    path = OTHER_HANDS if args.other_hands else args.source
+    notes = parse_markup(path.read_text(encoding="utf-8"))
     write_jsonl(notes, args.output)
     n_spans = sum(len(note.spans) for note in notes)
     print(f"Wrote {len(notes)} notes, {n_spans} gold spans, to {args.output}")

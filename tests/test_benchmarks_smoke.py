@@ -285,11 +285,17 @@ def test_handwritten_markup_gives_text_and_spans(handwritten):
             handwritten.parse_markup(bad)
 
 
-def test_the_handwritten_notes_parse_and_their_spans_are_valid(handwritten, tmp_path):
+@pytest.mark.parametrize(
+    "source,n_notes,min_spans", [("SOURCE", 48, 300), ("OTHER_HANDS", 64, 2500)]
+)
+def test_the_handwritten_notes_parse_and_their_spans_are_valid(
+    handwritten, tmp_path, source, n_notes, min_spans
+):
     from spacy_deid.labels import LABELS
 
-    notes = handwritten.parse_markup(handwritten.SOURCE.read_text(encoding="utf-8"))
-    assert len(notes) == 48 and sum(len(n.spans) for n in notes) > 300
+    path = getattr(handwritten, source)
+    notes = handwritten.parse_markup(path.read_text(encoding="utf-8"))
+    assert len(notes) == n_notes and sum(len(n.spans) for n in notes) > min_spans
     for note in notes:
         spans = sorted(note.spans)
         assert all(s.label in LABELS for s in spans)
@@ -297,7 +303,7 @@ def test_the_handwritten_notes_parse_and_their_spans_are_valid(handwritten, tmp_
         surfaces = [note.text[s.start : s.end] for s in spans]
         assert all(t == t.strip() and t for t in surfaces), note.id
     out = tmp_path / "hw.jsonl"
-    handwritten.main([str(out)])
+    handwritten.main([str(out)] + (["--other-hands"] if source == "OTHER_HANDS" else []))
     assert [(n.id, n.text, n.spans) for n in read_jsonl(out)] == [
         (n.id, n.text, n.spans) for n in notes
     ]

@@ -137,6 +137,31 @@ def semicolon_pieces(span: Span) -> List[Tuple[int, int]]:
     return [(start, end) for start, end in bounds if end > start]
 
 
+def gap_pieces(span: Span) -> List[Tuple[int, int]]:
+    """The (start, end) pieces of a span cut at a table's column gap: a tab
+    or three spaces or more, which no name, place or date holds ("Ana Ruiz
+    OSI" across two columns); pieces with no word are left out.
+
+    span (Span): The entity.
+    RETURNS (List[Tuple[int, int]]): The pieces, or the whole span.
+    """
+    gaps = [
+        t.i
+        for t in span
+        if t.is_space and "\n" not in t.text and (len(t.text) >= 2 or "\t" in t.text)
+    ]
+    if not gaps:
+        return [(span.start, span.end)]
+    pieces = []
+    start = span.start
+    for cut in gaps:
+        pieces.append((start, cut))
+        start = cut + 1
+    pieces.append((start, span.end))
+    doc = span.doc
+    return [(a, b) for a, b in pieces if any(not t.is_space for t in doc[a:b])]
+
+
 _YEAR = re.compile(r"(?:1[89]|2[01])\d\d")
 
 
@@ -360,6 +385,7 @@ __all__ = [
     "arrow_pieces",
     "clause_end_start",
     "clause_pieces",
+    "gap_pieces",
     "job_tail_start",
     "common_word_marker",
     "sentence_pieces",

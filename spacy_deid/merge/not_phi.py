@@ -919,15 +919,14 @@ def is_lab_value(span: Span) -> bool:
 
 # A table's cell: a number, a ratio or a range ("131/74", "-180", "0.78", "12,11").
 _CELL = re.compile(r"[-+~<>]?\d+(?:[.,/:]\d+)*%?")
-# A row of a numeric table: this many cells at least, and most of its words.
+# A row of a numeric table holds a run of this many cells at least.
 _ROW_CELLS = 5
-_ROW_SHARE = 0.7
 
 
 def is_table_number(span: Span) -> bool:
-    """Whether a span is numbers alone on a row of a numeric table: a line of
-    five cells or more that are most of its words (a flowsheet's "0612
-    162/88 78 400 600 -180 40 0.78 RM", an audiogram's frequencies).
+    """Whether a span is numbers alone inside a run of five cells or more on
+    its line (a flowsheet's "0612 162/88 78 400 600 -180 40 0.78 RM", an
+    audiogram's frequencies), words around the run or not.
 
     span (Span): The entity.
     RETURNS (bool): True for such a span.
@@ -938,9 +937,20 @@ def is_table_number(span: Span) -> bool:
     text = span.doc.text
     start = text.rfind("\n", 0, span.start_char) + 1
     end = text.find("\n", span.end_char)
-    line = text[start : end if end >= 0 else len(text)].split()
-    cells = sum(1 for w in line if _CELL.fullmatch(w))
-    return cells >= _ROW_CELLS and cells >= _ROW_SHARE * len(line)
+    line = text[start : end if end >= 0 else len(text)]
+    offset = span.start_char - start
+    run, run_start, position = 0, 0, 0
+    for word in line.split():
+        position = line.index(word, position)
+        if _CELL.fullmatch(word):
+            run_start = position if run == 0 else run_start
+            run += 1
+        else:
+            if run >= _ROW_CELLS and run_start <= offset < position:
+                return True
+            run = 0
+        position += len(word)
+    return run >= _ROW_CELLS and run_start <= offset
 
 
 def is_section_header(span: Span) -> bool:
@@ -1195,11 +1205,9 @@ def is_eponym(span: Span) -> bool:
 
 # A test's result right after its name: "(+)", "(-)", "(neg)", or "positive"
 # before a mark or the line's end ("Neer (+)", "Spurling negative.").
-_RESULT = re.compile(
-    r"[ \t]*(?:\([ \t]*(?:\+|-|\+/-|pos|neg|positive|negative)[ \t]*\)"
-    r"|(?:positive|negative|pos|neg)[ \t]*(?:[,.;)]|$))",
-    re.IGNORECASE | re.MULTILINE,
-)
+_RESULTS = frozenset(("+", "-", "+/-", "pos", "neg", "positive", "negative"))
+_RESULT_WORDS = frozenset(("pos", "neg", "positive", "negative"))
+_RESULT_ENDS = frozenset((",", ".", ";", ")"))
 
 
 def is_test_result(span: Span) -> bool:
@@ -1211,14 +1219,21 @@ def is_test_result(span: Span) -> bool:
     span (Span): The entity.
     RETURNS (bool): True for such a span.
     """
-    if len(span.text.split()) > 1 or not span[0].is_alpha:
+    if " " in span.text or not span[0].is_alpha:
         return False
     doc = span.doc
-    end = span.end
-    if end < len(doc) and doc[end].lower_ in ("'s", "'"):
-        end += 1
-    after = doc.text[doc[end - 1].idx + len(doc[end - 1]) :]
-    return _RESULT.match(after[:40]) is not None
+    i = span.end
+    if i < len(doc) and doc[i].lower_ in ("'s", "'"):
+        i += 1
+    if i >= len(doc):
+        return False
+    if doc[i].text == "(":
+        inside = doc[i + 1 : i + 4]
+        close = next((t.i for t in inside if t.text == ")"), None)
+        return close is not None and doc[i + 1 : close].text.lower() in _RESULTS
+    if doc[i].lower_ not in _RESULT_WORDS:
+        return False
+    return i + 1 == len(doc) or doc[i + 1].text in _RESULT_ENDS or "\n" in doc[i + 1].text
 
 
 # Marks between a person's credentials and a role after them ("Ana Ruiz, RN

@@ -96,7 +96,7 @@ section's header (`header_labels`: "GROSS" on its own line), a measurement
 person's name, a comma and maybe other credentials ("MA" in "Ana Ruiz, MA" and "CCM" in "Ana
 Ruiz, RN, CCM", not "MA" in "Salem, MA"); a name span of `person_labels` loses
 its trailing ", CNM". A range of years is two dates (`year_range_labels`:
-"2079-2087"). Before all that, a span of `credentialed_labels` that a
+"2079-2087"), and a table's column gap cuts a span (`gap_labels`). Before all that, a span of `credentialed_labels` that a
 comma and a credential follow becomes a clinician's name
 (`credentialed_label`): "Ana Ruiz" in "Ana Ruiz, LCSW" tagged as an
 organisation, "Ana Ruiz, MD" tagged as a city; a place that a state code
@@ -172,7 +172,7 @@ from .code import code_lines
 from .cues import cue_after, cue_word, cued_label, job_cued, kin_age, phrase_before
 from .edges import arrow_pieces, clause_end_start, clause_pieces, sentence_pieces
 from .edges import ARROWS, arrow_length, bracket_pieces, job_tail_start, symbol_end
-from .edges import symbol_start, year_range_pieces
+from .edges import gap_pieces, symbol_start, year_range_pieces
 from .edges import semicolon_pieces
 from .name_pairs import name_pair
 from .records import is_titled, name_words, record_name_words
@@ -318,6 +318,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "header_labels": [],
     "street_suffix_labels": [],
     "year_range_labels": [],
+    "gap_labels": [],
     "lab_value_labels": [],
     "table_labels": [],
 }
@@ -425,6 +426,7 @@ def make_phi_relabel(
     header_labels: List[str],
     street_suffix_labels: List[str],
     year_range_labels: List[str],
+    gap_labels: List[str],
     lab_value_labels: List[str],
     table_labels: List[str],
 ) -> "PhiRelabel":
@@ -661,6 +663,9 @@ def make_phi_relabel(
     street_suffix_labels (List[str]): Labels whose spans of capitalised
         words that end in a street's abbreviated suffix take `street_label`
         ("Delancey St" tagged as a city, "Bandera Rd" as a firm).
+    gap_labels (List[str]): Labels whose spans are cut at a table's column
+        gap, a tab or three spaces or more (`edges.gap_pieces`: "Ana Ruiz
+        OSI" across two columns).
     year_range_labels (List[str]): Labels whose spans that are a range of
         years are cut into its two years (`edges.year_range_pieces`:
         "2079-2087", "2093-94"), as i2b2 2014 marks ranges.
@@ -764,6 +769,7 @@ def make_phi_relabel(
         header_labels=header_labels,
         street_suffix_labels=street_suffix_labels,
         year_range_labels=year_range_labels,
+        gap_labels=gap_labels,
         lab_value_labels=lab_value_labels,
         table_labels=table_labels,
     )
@@ -802,6 +808,7 @@ class PhiRelabel(CfgSerializable):
         self._language_cues = frozenset(cue_word(w) for w in cfg["language_cues"])
         self._persons = frozenset(cfg["person_labels"])
         self._year_ranges = frozenset(cfg["year_range_labels"])
+        self._gaps = frozenset(cfg["gap_labels"])
         self._nameless = frozenset(cfg["nameless_labels"])
         self._nameless_phrases = frozenset(cfg["nameless_phrase_labels"])
         self._facility_heads = {
@@ -909,6 +916,7 @@ class PhiRelabel(CfgSerializable):
             self._titles,
             self._credentialed,
             self._year_ranges,
+            self._gaps,
             *(labels for labels, _ in self._shapes),
         )
 
@@ -944,6 +952,7 @@ class PhiRelabel(CfgSerializable):
         pieces = self._edge_pieces(whole)
         pieces = _cut_pieces(pieces, self._edges, semicolon_pieces)
         pieces = _cut_pieces(pieces, self._year_ranges, year_range_pieces)
+        pieces = _cut_pieces(pieces, self._gaps, gap_pieces)
         pieces = self._arrow_pieces(self._clause_pieces(self._bracket_pieces(pieces)))
         for ent in self._pair_pieces(pieces):
             ent = self._without_credentials(ent)
@@ -1703,6 +1712,7 @@ def check_config(cfg: Dict[str, Any]) -> None:
         "given_name_labels",
         "street_suffix_labels",
         "year_range_labels",
+        "gap_labels",
         "age_words",
         "particles",
         "drug_labels",

@@ -8,7 +8,8 @@ on the same line, and then two to six words in title case or capitals up to
 the line's end, a comma or another separator make a department: words of its
 own ("Neurodiagnostic Laboratory", "Health Information Management"), not a
 place ("New York", "Boston, MA"), a service that a specialty heads ("Internal
-Medicine", "Cardiology") or a street (a digit first). The generator writes no
+Medicine", "Cardiology"), a document's title ("Triage Record"; a header all
+in capitals is one too) or a street (a digit first). The generator writes no
 such headers: on 3,000 train notes and both dev draws it adds nothing.
 
 Candidates are (first word, end word, cue class) in word positions of
@@ -29,6 +30,13 @@ SEPARATORS = frozenset({"\u00b7", "|", "-", "\u2013", "\u2014", "\u2022"})
 # Words a unit's name may hold besides capitalised ones ("Health & Safety").
 JOINERS = frozenset({"&", "/", "and", "of", "for"})
 UNIT_WORDS = (2, 6)
+# Words that end a document's title rather than a unit's name.
+DOCUMENT_WORDS = frozenset(
+    {
+        "record", "report", "note", "notes", "summary", "log", "form", "letter",
+        "notification", "consult", "consultation", "evaluation", "assessment",
+    }
+)  # fmt: skip
 
 
 def find_units(
@@ -82,6 +90,8 @@ def _unit_end(words: DocWords, taken: Sequence[bool], start: int) -> Optional[in
     head = next(t for t in reversed(names) if t[:1].isalpha() and t.lower() not in JOINERS)
     if is_specialty_word(head):
         return None  # a service, not a unit: "Internal Medicine", "Cardiology"
+    if head.lower() in DOCUMENT_WORDS or all(t.isupper() for t in names if t[:1].isalpha()):
+        return None  # a document's title: "EMERGENCY DEPARTMENT TRIAGE RECORD"
     place = lookup(" ".join(names))
     if place.place_population or place.is_state or place.is_country:
         return None

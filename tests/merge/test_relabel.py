@@ -1694,6 +1694,9 @@ def test_clause_kept_must_map_labels_to_words():
         ("table_labels", "R AC  30  35  40  45  50  2000 today", "2000 today", True),
         ("table_labels", "Pt is 84 and lives at 12 Elm St with 3 cats", "84", True),
         ("table_labels", "Age 84   Wt 70   Ht 170   BMI 24", "84", True),
+        ("table_labels", "0905  104/62  96  350  600  -170  40  DK <- cramping, UF off",
+         "350", False),
+        ("table_labels", "72 yo M BP 120/80 HR 88 RR 16 T 37.2 SpO2 98%", "72", True),
     ],
 )
 def test_field_labels_words_after_articles_and_words_before_by(
@@ -2236,3 +2239,19 @@ def test_a_range_of_years_is_two_dates(text, surface, expected):
     assert relabelled_with({}, text, [(surface, "DATE")]) == [(surface, "DATE")]
     found = relabelled_with({"year_range_labels": ["DATE"]}, text, [(surface, "DATE")])
     assert found == [(piece, "DATE") for piece in expected]
+
+
+@pytest.mark.parametrize(
+    "text,surface,expected",
+    [
+        ("Quilla Arden        Hospice      11", "Quilla Arden        Hospice",
+         ["Quilla Arden", "Hospice"]),
+        ("Arden\tOSI\t11", "Arden\tOSI", ["Arden", "OSI"]),
+        # One or two spaces stay inside a span ("TANYA  J").
+        ("MURPHY, TANYA  J seen", "MURPHY, TANYA  J", ["MURPHY, TANYA  J"]),
+    ],
+)
+def test_a_tables_column_gap_cuts_a_span(text, surface, expected):
+    assert relabelled_with({}, text, [(surface, "PATIENT")]) == [(surface, "PATIENT")]
+    found = relabelled_with({"gap_labels": ["PATIENT"]}, text, [(surface, "PATIENT")])
+    assert found == [(piece, "PATIENT") for piece in expected]

@@ -157,3 +157,12 @@ def test_hospital_beats_employer(find):
 def test_every_facility_pattern_tested():
     ids = {p["id"] for p in family_patterns("facilities")}
     assert ids == {p[0] for p in POSITIVES}
+
+
+
+def test_a_facility_name_does_not_cross_a_column_gap(find):
+    # A table's cells: a name, then a kind of facility in the next column.
+    assert find("Quilla Arden        Hospice      11") == []
+    assert find("Seen at Mercy  General Hospital today") == [
+        ("Mercy  General Hospital", "HOSPITAL")
+    ]

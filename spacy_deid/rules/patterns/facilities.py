@@ -37,7 +37,10 @@ _WORD = (
     r"(?:['\u2019]s)?(?:-[A-Z][a-z]+)*|[A-Z]{2,}(?:['\u2019]S)?(?:-[A-Z]{2,})*)"
     r"(?![\w'\u2019\-])"
 )
-_CONN = r"(?:[ \t]+(?:and|&|AND|de|del|la))"
+# Words of one name stand one or two spaces apart; a tab or a wider gap is a
+# table's column gap between two cells ("Ana Ruiz        Hospice").
+_SP = r"[ ]{1,2}"
+_CONN = r"(?:" + _SP + r"(?:and|&|AND|de|del|la))"
 # "of" only after University/College ("University of Colorado Hospital"), so
 # that "Dr. Mack of Mayo Clinic" gives "Mayo Clinic".
 _UNIT = (
@@ -45,7 +48,7 @@ _UNIT = (
     r"(?:of|OF)[ \t]+(?:(?:the|THE)[ \t]+)?)?"
 ) + _WORD
 # 1-5 name words, with connectors between them.
-_NAME = _UNIT + r"(?:" + _CONN + r"?[ \t]+" + _UNIT + r"){0,4}"
+_NAME = _UNIT + r"(?:" + _CONN + r"?" + _SP + _UNIT + r"){0,4}"
 _END = r"(?![\w'\u2019\-])"
 _HEAD = alternation(title_and_upper(FACILITY_HEADS)) + _END
 _WEAK_HEAD = alternation(title_and_upper(WEAK_FACILITY_HEADS)) + _END
@@ -89,7 +92,7 @@ PATTERNS: List[dict] = [
     # Children's Hospital of Philadelphia / MERCY GENERAL HOSPITAL
     _hosp(
         "hospital.name",
-        _START + r"(?P<phi>(?:(?P<name>" + _NAME + r")[ \t]+)?" + _HEAD + _PLACE + r")",
+        _START + r"(?P<phi>(?:(?P<name>" + _NAME + r")" + _SP + r")?" + _HEAD + _PLACE + r")",
         validator="facility_name",
         exclude_after=_NOT_AFTER,
         score=0.85,
@@ -98,7 +101,7 @@ PATTERNS: List[dict] = [
     # ordinary words need a place cue.
     _hosp(
         "hospital.name_cued",
-        _START + r"(?P<phi>(?P<name>" + _NAME + r")[ \t]+" + _WEAK_HEAD + r")",
+        _START + r"(?P<phi>(?P<name>" + _NAME + r")" + _SP + _WEAK_HEAD + r")",
         validator="facility_name",
         require_before=_CUE,
         exclude_after=r"^[ \t]+(?:Day|Weekend|Fund|Service|Park)\b",
