@@ -306,7 +306,8 @@ class PhiSafetyNet(CfgSerializable, Pipe):
         if FACILITY in labels:
             found += find_facilities(words, taken_flags)
         if JOB in labels:
-            found += find_jobs(words, taken_flags, doc, labels.get(RELATIVE, ""))
+            workplaces = ("ORGANIZATION", labels.get(FACILITY, "HOSPITAL"))
+            found += find_jobs(words, taken_flags, doc, labels.get(RELATIVE, ""), workplaces)
         if UNIT in labels:
             found += find_units(words, taken_flags, doc, labels.get(FACILITY, "HOSPITAL"))
         intervals = sorted(

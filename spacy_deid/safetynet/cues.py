@@ -112,6 +112,7 @@ JOB_CUES: Tuple[str, ...] = (
     "occupation:",
     "used to be",
     "formerly",
+    "retired",
 )
 # After a name: "Feliciano, MD". Upper case only ("to DO list" aside).
 POST_NOMINALS: Tuple[str, ...] = ("MD", "DO", "RN", "NP", "PA")

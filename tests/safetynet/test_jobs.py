@@ -90,3 +90,36 @@ def test_finds_a_job_beside_a_persons_name(text, name, expected):
     assert [e.label_ for e in make_nlp(labels=JOBS).get_pipe("phi_safety_net")(doc).ents] == [
         "PATIENT"
     ]
+
+
+@pytest.mark.parametrize(
+    "text,employer,expected",
+    [
+        ("HPI: 23yo F, vet tech at Quillmoor Animal Clinic.", "Quillmoor Animal Clinic",
+         ["vet tech"]),
+        ("Dad (3rd grade teacher at Quillmoor School) called.", "Quillmoor School",
+         ["3rd grade teacher"]),
+        # After a word that opens no job phrase, a plural or verb, a relation.
+        ("seen by the nurse at Quillmoor Hospital", "Quillmoor Hospital", []),
+        ("Retired; ushers at Quillmoor Church.", "Quillmoor Church", []),
+        ("Contact: (neighbor at Quillmoor Farms)", "Quillmoor Farms", []),
+        ("Retired, and a deacon at Quillmoor Chapel.", "Quillmoor Chapel", []),
+        # No employer after the link.
+        ("HPI: 23yo F, vet tech at home.", None, []),
+    ],
+)
+def test_finds_a_job_before_its_employer(text, employer, expected):
+    nlp = make_nlp(labels=JOBS)
+    doc = nlp.make_doc(text)
+    if employer:
+        start = text.index(employer)
+        doc.ents = [doc.char_span(start, start + len(employer), label="ORGANIZATION")]
+    found = [e.text for e in nlp.get_pipe("phi_safety_net")(doc).ents if e.label_ == "PROFESSION"]
+    assert found == expected
+
+
+def test_retired_is_a_work_cue(nlp):
+    assert ents(nlp("A retired machinist from Ohio.")) == [
+        ("machinist", "PROFESSION", "safety_net:job")
+    ]
+    assert ents(nlp("She retired early.")) == []
