@@ -91,12 +91,13 @@ verb (`sat_verb_labels`: "sat in chair"), technical text (`tech_labels`:
 NUMBER:"), a word right after an article (`article_labels`: "a Honda"), a
 span right before "by" and another entity (`by_labels`: "Gross by Ford"), a
 section's header (`header_labels`: "GROSS" on its own line), a measurement
-(`lab_value_labels`: "LDL 131"), numbers on a row of a numeric table
-(`table_labels`: a flowsheet's "400"), and a lone credential after a
+(`lab_value_labels`: "LDL 131"), numbers in a run of a numeric table's
+cells (`table_labels`: a flowsheet's "400"), and a lone credential after a
 person's name, a comma and maybe other credentials ("MA" in "Ana Ruiz, MA" and "CCM" in "Ana
 Ruiz, RN, CCM", not "MA" in "Salem, MA"); a name span of `person_labels` loses
 its trailing ", CNM". A range of years is two dates (`year_range_labels`:
-"2079-2087"), and a table's column gap cuts a span (`gap_labels`). Before all that, a span of `credentialed_labels` that a
+"2079-2087"), and a table's column gap cuts a span (`gap_labels`). Before
+all that, a span of `credentialed_labels` that a
 comma and a credential follow becomes a clinician's name
 (`credentialed_label`): "Ana Ruiz" in "Ana Ruiz, LCSW" tagged as an
 organisation, "Ana Ruiz, MD" tagged as a city; a place that a state code
@@ -672,9 +673,9 @@ def make_phi_relabel(
     lab_value_labels (List[str]): Labels whose spans that are a medical
         abbreviation and a number are no PHI (`not_phi.is_lab_value`: "LDL
         131" tagged as a department).
-    table_labels (List[str]): Labels whose spans of numbers alone on a row
-        of a numeric table are no PHI (`not_phi.is_table_number`: a
-        flowsheet's "400" tagged as an age).
+    table_labels (List[str]): Labels whose spans of numbers alone inside a
+        run of five numeric cells on their line are no PHI
+        (`not_phi.is_table_number`: a flowsheet's "400" tagged as an age).
     """
     return PhiRelabel(
         name,

@@ -16,13 +16,15 @@ and looks like a name (`guard.NameGuard`):
   name that few people bear, standing alone, and a large city after "in",
   "from", "near" or "to" (`places.py`);
 - with the `month` class on (off by default), a month's full name in title
-  case standing free, "May" left out (`months.py`);
+  case standing free, "May" left out, and an abbreviation after a word that
+  sets a time ("in Sept", `months.py`);
 - with the `ward` class on (off by default), a floor number and a compass
   direction ("admitted to 4 West", `wards.py`);
 - with the `facility` class on (off by default), a hospital's initials after
   "to", "from" or "at" ("transferred from QVH", `facilities.py`);
 - with the `job` class on (off by default), a job after a work cue ("was
-  working as a gaffer", `jobs.py`);
+  working as a gaffer"), in brackets after a relative's name or before an
+  employer ("vet tech at Quill Animal Clinic", `jobs.py`);
 - with the `unit` class on (off by default), a unit that a header names
   after its hospital and a separator ("Mercy Hospital - Adult Acute Unit
   3B", `units.py`).
