@@ -32,7 +32,8 @@ from ..text.modals import MODALS, takes_base_form
 # the one-capital magnitudes.
 _SI_PREFIXES = ("", "p", "n", "µ", "u", "m", "c", "d", "k")
 _LAB_BASES = ("g", "L", "mol", "Eq", "U", "IU", "Gy")
-_CLINICAL_UNITS = ("mcg", "mmHg", "bpm", "kPa")
+# "Fr" is the French catheter scale ("16 Fr Foley").
+_CLINICAL_UNITS = ("mcg", "mmHg", "bpm", "kPa", "Fr")
 _AMBIGUOUS = ("in", "t", "m", "T", "G", "M", "K")
 UNITS = (
     (frozenset(LIST_UNITS) - frozenset(_AMBIGUOUS))

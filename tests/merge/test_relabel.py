@@ -383,6 +383,7 @@ SHAPES = {
         ("Isolation in RM 8g today.", "8g", "STREET", True),  # a room, not grams
         ("Moved to room # 12 L.", "12 L", "STREET", True),
         ("Gave 2 L of fluid.", "2 L", "STREET", False),
+        ("Placed a 16 Fr Foley today.", "16 Fr", "STREET", False),  # French scale
         # An all-capitals note's dose, with its route.
         ("ENOXAPARIN 80 MG SQ BID", "80 MG SQ", "STREET", False),
         ("HEPARIN 5 ML IV NOW", "5 ML", "STREET", False),
