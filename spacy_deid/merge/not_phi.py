@@ -935,11 +935,16 @@ def is_table_number(span: Span) -> bool:
     words = span.text.split()
     if not words or not all(_CELL.fullmatch(w) for w in words):
         return False
-    text = span.doc.text
-    start = text.rfind("\n", 0, span.start_char) + 1
-    end = text.find("\n", span.end_char)
-    line = text[start : end if end >= 0 else len(text)]
-    offset = span.start_char - start
+    # The span's line, read from its tokens: `doc.text` would rebuild the
+    # whole note for every number.
+    doc = span.doc
+    start, end = span.start, span.end
+    while start > 0 and "\n" not in doc[start - 1].text:
+        start -= 1
+    while end < len(doc) and "\n" not in doc[end].text:
+        end += 1
+    line = doc[start:end].text
+    offset = span.start_char - doc[start].idx
     run, run_start, position = 0, 0, 0
     for word in line.split():
         position = line.index(word, position)

@@ -104,10 +104,9 @@ def _jobs_beside_names(
     words: DocWords, taken: Sequence[bool], doc: Doc, person: str
 ) -> List[Candidate]:
     """Jobs in brackets right after a person's name, on the name's line."""
-    position_of = {word.index: p for p, word in enumerate(words.words)}
     found: List[Candidate] = []
     for ent in doc.ents:
-        mark = position_of.get(ent.end) if ent.label_ == person else None
+        mark = words.position(ent.end) if ent.label_ == person else None
         if mark is None or mark + 1 >= len(words) or words.words[mark].text != "(":
             continue
         if words.words[mark].newline_before or words.words[mark + 1].newline_before:

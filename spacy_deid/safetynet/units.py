@@ -16,7 +16,7 @@ Candidates are (first word, end word, cue class) in word positions of
 `DocWords`, as in `finder.py`.
 """
 
-from typing import Dict, List, Optional, Sequence
+from typing import List, Optional, Sequence
 
 from spacy.tokens import Doc
 
@@ -51,13 +51,12 @@ def find_units(
     hospital (str): The label of hospitals.
     RETURNS (List[Candidate]): The departments found, in word positions.
     """
-    position_of: Dict[int, int] = {word.index: p for p, word in enumerate(words.words)}
     found: List[Candidate] = []
     for ent in doc.ents:
         if ent.label_ != hospital or ent.end >= len(doc):
             continue
         after = next((t.i for t in doc[ent.end :] if not t.is_space), None)
-        mark = position_of.get(after) if after is not None else None
+        mark = words.position(after) if after is not None else None
         if mark is None or mark + 1 >= len(words):
             continue
         if words.words[mark].text not in SEPARATORS or words.words[mark].newline_before:

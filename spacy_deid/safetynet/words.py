@@ -2,7 +2,7 @@
 whether a line break or any whitespace lies before each, and their pieces
 for cue matching. Built from token offsets and text; nothing is logged."""
 
-from typing import List, NamedTuple, Tuple
+from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from spacy.tokens import Doc
 
@@ -28,6 +28,7 @@ class DocWords:
 
     def __init__(self, doc: Doc) -> None:
         self.words: List[Word] = []
+        self._positions: Optional[Dict[int, int]] = None
         newline = False
         joined = False
         for token in doc:
@@ -52,6 +53,13 @@ class DocWords:
 
     def __len__(self) -> int:
         return len(self.words)
+
+    def position(self, index: int) -> Optional[int]:
+        """The word position of doc token `index`, or None for a space or
+        the doc's end; the index is built on first use."""
+        if self._positions is None:
+            self._positions = {word.index: p for p, word in enumerate(self.words)}
+        return self._positions.get(index)
 
     def rest(self, k: int) -> Tuple[str, ...]:
         """The pieces after piece k in the same word."""

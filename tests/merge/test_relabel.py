@@ -2226,33 +2226,27 @@ def test_a_job_after_a_work_cue_is_the_job():
 
 
 @pytest.mark.parametrize(
-    "text,surface,expected",
+    "setting,label,text,surface,expected",
     [
-        ("Lived there 2079-2087 with family.", "2079-2087", ["2079", "2087"]),
-        ("In the 2093-94 school year.", "2093-94", ["2093", "94"]),
+        # A range of years is two dates.
+        ("year_range_labels", "DATE", "Lived there 2079-2087 with family.", "2079-2087",
+         ["2079", "2087"]),
+        ("year_range_labels", "DATE", "In the 2093-94 school year.", "2093-94",
+         ["2093", "94"]),
         # A year and its month, an earlier year or a number: one span.
-        ("Seen 2093-04 in clinic.", "2093-04", ["2093-04"]),
-        ("Noted 2087-2079 in error.", "2087-2079", ["2087-2079"]),
-        ("Call 4007-2611 today.", "4007-2611", ["4007-2611"]),
+        ("year_range_labels", "DATE", "Seen 2093-04 in clinic.", "2093-04", ["2093-04"]),
+        ("year_range_labels", "DATE", "Noted 2087-2079 in error.", "2087-2079",
+         ["2087-2079"]),
+        ("year_range_labels", "DATE", "Call 4007-2611 today.", "4007-2611", ["4007-2611"]),
+        # A table's column gap cuts a span; one or two spaces stay ("TANYA  J").
+        ("gap_labels", "PATIENT", "Quilla Arden        Hospice      11",
+         "Quilla Arden        Hospice", ["Quilla Arden", "Hospice"]),
+        ("gap_labels", "PATIENT", "Arden\tOSI\t11", "Arden\tOSI", ["Arden", "OSI"]),
+        ("gap_labels", "PATIENT", "MURPHY, TANYA  J seen", "MURPHY, TANYA  J",
+         ["MURPHY, TANYA  J"]),
     ],
 )
-def test_a_range_of_years_is_two_dates(text, surface, expected):
-    assert relabelled_with({}, text, [(surface, "DATE")]) == [(surface, "DATE")]
-    found = relabelled_with({"year_range_labels": ["DATE"]}, text, [(surface, "DATE")])
-    assert found == [(piece, "DATE") for piece in expected]
-
-
-@pytest.mark.parametrize(
-    "text,surface,expected",
-    [
-        ("Quilla Arden        Hospice      11", "Quilla Arden        Hospice",
-         ["Quilla Arden", "Hospice"]),
-        ("Arden\tOSI\t11", "Arden\tOSI", ["Arden", "OSI"]),
-        # One or two spaces stay inside a span ("TANYA  J").
-        ("MURPHY, TANYA  J seen", "MURPHY, TANYA  J", ["MURPHY, TANYA  J"]),
-    ],
-)
-def test_a_tables_column_gap_cuts_a_span(text, surface, expected):
-    assert relabelled_with({}, text, [(surface, "PATIENT")]) == [(surface, "PATIENT")]
-    found = relabelled_with({"gap_labels": ["PATIENT"]}, text, [(surface, "PATIENT")])
-    assert found == [(piece, "PATIENT") for piece in expected]
+def test_ranges_of_years_and_column_gaps_cut_spans(setting, label, text, surface, expected):
+    assert relabelled_with({}, text, [(surface, label)]) == [(surface, label)]
+    found = relabelled_with({setting: [label]}, text, [(surface, label)])
+    assert found == [(piece, label) for piece in expected]

@@ -41,7 +41,7 @@ POSITIVES = [
     ("username.log_row", "audit\nrx7741\t02/11/2071 printed", "rx7741", "USERNAME"),
     ("username.then_time", "| K 6.8 | Y | hquarles2 18:44 |", "hquarles2", "USERNAME"),
     ("username.then_time", "Result verified by tpellow 07:12", "tpellow", "USERNAME"),
-    ("username.esign", "reviewed labs   e-signed mahnokafor", "mahnokafor", "USERNAME"),
+    ("username.esign", "reviewed labs   e-signed mquillvane", "mquillvane", "USERNAME"),
     ("username.esign", "e-sig 04/28/2095 10:14  qorvell", "qorvell", "USERNAME"),
     ("username.esign", "E-signed by: tvardan2 09/02/2081", "tvardan2", "USERNAME"),
     (
