@@ -960,35 +960,61 @@ def is_table_number(span: Span) -> bool:
 
 
 def is_section_header(span: Span) -> bool:
-    """Whether a span is a section's header: one word of four letters or more
-    in capitals, used more as a word than as a name, alone on its line (a
-    colon aside) after a blank line or the start of the text, with text on
-    the next line ("GROSS" between a blank line and "Specimen A consists
-    of"). A name alone on its line signs a note off and ends it ("THANK
-    YOU," and then "TOM").
+    """Whether a span lies in a section's header: a line of capitals words
+    used more as words than as names (one of four letters or more; single
+    letters and "-", "/", "&" between them allowed), after a blank line or
+    the start of the text, with nothing after it but a colon and text on the
+    next line ("GROSS" between a blank line and "Specimen A consists of";
+    "CRASH CART", "S - SITUATION"), or a parenthesis or colon and text on
+    its own line ("HOT DEBRIEF (04:55): ..."). A name alone on its line
+    signs a note off and ends it ("THANK YOU," and then "TOM").
 
     span (Span): The entity.
     RETURNS (bool): True for such a span.
     """
-    word = span.text
-    if len(span) != 1 or len(word) < 4 or not (word.isalpha() and word.isupper()):
-        return False
-    if not _used_as_word(word):
-        return False
     text = span.doc.text
     start, end = span.start_char, span.end_char
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end)
-    if line_end < 0 or text[line_start:start].strip():
-        return False
-    if text[end:line_end].strip(" \t\r:"):
+    if line_end < 0:
+        line_end = len(text)
+    head = _HEADER.match(text, line_start, line_end)
+    if head is None or head.end() < end or not _header_words(head.group()):
         return False
     if line_start > 0:
         before = text[text.rfind("\n", 0, line_start - 1) + 1 : line_start - 1]
         if before.strip():
             return False
+    rest = text[head.end() : line_end].strip(" \t\r")
+    if rest[:1] == "(" or (rest[:1] == ":" and rest[1:].strip()):
+        return True
+    if rest.strip(":") or line_end == len(text):
+        return False
     next_end = text.find("\n", line_end + 1)
     return bool(text[line_end + 1 : next_end if next_end >= 0 else len(text)].strip())
+
+
+# A header line's words: capitals, with single spaces, hyphens, slashes and
+# ampersands between them.
+_HEADER = re.compile(r"[ \t]*[A-Z]+(?:(?: ?[-/&] ?| )[A-Z]+)*")
+
+
+def _header_words(header: str) -> bool:
+    """Whether a capitals line's words of two letters or more are all words
+    (`_is_header_word`), one of four letters or more among them."""
+    words = [word for word in re.findall(r"[A-Z]+", header) if len(word) > 1]
+    return any(len(word) >= 4 for word in words) and all(map(_is_header_word, words))
+
+
+def _is_header_word(word: str) -> bool:
+    """A word used more as a word than as a name, or an English word or a
+    specialty that no name table knows ("DEBRIEF", "UROLOGY")."""
+    if _used_as_word(word):
+        return True
+    known = lookup(word)
+    if known.surname_count or known.given_count or known.place_population:
+        return False
+    return known.word_zipf > 0 or is_specialty_word(word)
 
 
 def is_before_by(span: Span) -> bool:

@@ -27,7 +27,10 @@ and looks like a name (`guard.NameGuard`):
   employer ("vet tech at Quill Animal Clinic", `jobs.py`);
 - with the `unit` class on (off by default), a unit that a header names
   after its hospital and a separator ("Mercy Hospital - Adult Acute Unit
-  3B", `units.py`).
+  3B", `units.py`);
+- with the `slash_date` class on (off by default), a month/day where a
+  colon, a time word, brackets or a title mark a date and no score word
+  stands near ("XR L foot 8/3:", "vs 8/7", `slash_dates.py`).
 
 A name extends over further name-like words, middle initials and hyphenated
 parts on its line ("per rn b. achebe" gives "b. achebe"); a name followed by
@@ -49,7 +52,7 @@ from ..core.extensions import SPAN_GROUPS, install_extensions
 from ..labels import LABEL_NAMES, NOT_PHI_KEY, normalize_label
 from ..tagging.ents import first_free, token_mask, write_ents
 from .cues import ARROW, CITY, CLINICIAN, CUE_CLASSES, PATIENT, RELATIVE
-from .cues import FACILITY, JOB, MONTH, SIGN_OFF, STATE, UNIT, WARD
+from .cues import FACILITY, JOB, MONTH, SIGN_OFF, SLASH_DATE, STATE, UNIT, WARD
 from .cues import CueIndex, default_cues
 from .finder import NameReader, after_cues, around_arrows, before_post_nominals
 from .finder import sentence_subjects
@@ -58,6 +61,7 @@ from .facilities import find_facilities
 from .jobs import find_jobs
 from .months import find_months
 from .places import find_places
+from .slash_dates import find_slash_dates
 from .units import find_units
 from .wards import find_wards
 from .words import DocWords
@@ -303,6 +307,8 @@ class PhiSafetyNet(CfgSerializable, Pipe):
             )
         if MONTH in labels:
             found += find_months(words, taken_flags)
+        if SLASH_DATE in labels:
+            found += find_slash_dates(words, taken_flags)
         if WARD in labels:
             found += find_wards(words, taken_flags)
         if FACILITY in labels:

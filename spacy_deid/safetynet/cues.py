@@ -33,6 +33,8 @@ JOB = "job"
 # A unit after its hospital and a separator ("Mercy Hospital - Unit 3B",
 # `units.py`).
 UNIT = "unit"
+# A month/day in a position that marks a date ("XR 8/3:", `slash_dates.py`).
+SLASH_DATE = "slash_date"
 CUE_CLASSES = (
     CLINICIAN,
     PATIENT,
@@ -46,6 +48,7 @@ CUE_CLASSES = (
     FACILITY,
     JOB,
     UNIT,
+    SLASH_DATE,
 )
 
 CLINICIAN_TITLES: Tuple[str, ...] = ("dr", "doctor")

@@ -121,6 +121,14 @@ _MAX_TITLED_LOWER_ZIPF = 5.5
 _MAX_CUED_WORD_OVER_NAME = 1.5
 # A word one slip away from a word this common is taken as its misspelling.
 _MISSPELT_ZIPF = 3.0
+# A lower-case word whose stem is a word this common is that word inflected
+# ("verbalized" from "verbalize"), not a name.
+_STEM_ZIPF = 2.0
+# Inflection endings and what the stem gets back ("carried" -> "carry").
+_INFLECTIONS = (
+    ("ied", "y"), ("ed", ""), ("ed", "e"), ("d", ""), ("ing", ""), ("ing", "e"),
+    ("es", ""), ("s", ""),
+)  # fmt: skip
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _WORD = re.compile(r"^[^\W\d_]+(?:['\u2019-][^\W\d_]+)*$")
 _INITIAL = re.compile(r"^[^\W\d_]\.?$")
@@ -160,6 +168,17 @@ def is_misspelling(word: str) -> bool:
         for other in one_slip(word)
         if other != word
     )
+
+
+def is_inflection(word: str) -> bool:
+    """Whether a lower-case word is a common English word inflected
+    ("verbalized", "carried"): a stem of four letters or more that is a
+    word used at least `_STEM_ZIPF` ("ahmed" is no "ahm" inflected)."""
+    for ending, back in _INFLECTIONS:
+        if word.endswith(ending) and len(word) - len(ending) >= 4:
+            if lookup(word[: -len(ending)] + back).word_zipf >= _STEM_ZIPF:
+                return True
+    return False
 
 
 def is_initial(text: str) -> bool:
@@ -283,8 +302,10 @@ class NameGuard:
         # Unseen: no table knows it as a name, and it is rare as a word.
         if known.word_zipf >= self.max_unseen_zipf:
             return False
-        if strong or is_titled(text):
+        if is_titled(text):
             return True
+        if strong:
+            return not (text.islower() and is_inflection(lower))
         return clinician and self.lower_unseen and self._unseen_lower(lower, known)
 
     def _short_capitals_name(self, text: str, lower: str) -> bool:
@@ -335,6 +356,7 @@ class NameGuard:
             known.word_zipf == 0
             and len(lower) >= _MIN_UNSEEN_LENGTH
             and not is_misspelling(lower)
+            and not is_inflection(lower)
         )
 
     def is_first_name_word(self, text: str) -> bool:

@@ -1687,6 +1687,17 @@ def test_clause_kept_must_map_labels_to_words():
         ("header_labels", "Labs stable.\nTHANK YOU,\n\nGROSS", "GROSS", True),  # ends
         ("header_labels", "Labs stable.\nGROSS\nSpecimen A.", "GROSS", True),
         ("header_labels", "Plan below.\n\nHAVERTY\nSpecimen A.", "HAVERTY", True),
+        # A header line of several words, hyphens and single letters between.
+        ("header_labels", "Paged 04:47.\n\nCRASH CART\nCart #4 sealed.", "CRASH CART",
+         False),
+        ("header_labels", "Meds given.\n\nS - SITUATION\nadm 4/12", "S - SITUATION",
+         False),
+        ("header_labels", "Seal replaced.\n\nHOT DEBRIEF (04:55): went well.",
+         "HOT DEBRIEF", False),
+        ("header_labels", "Seal replaced.\n\nHOT DEBRIEF went well.", "HOT DEBRIEF",
+         True),  # text goes on: no header
+        ("header_labels", "Plan below.\n\nCRASH HAVERTY\nSpecimen A.", "CRASH HAVERTY",
+         True),  # a surname among the words
         # Numbers alone on a row of a numeric table; not a word, nor on a line
         # of words.
         ("table_labels", "0612   162/88   78   400   600   -180   40   0.78\nok", "400",

@@ -279,6 +279,9 @@ def test_thresholds_are_config_driven():
         ("per pulm", []),  # too short: shorthand
         ("pt quorvatz today", []),  # not after a clinician cue
         ("sis quorvatz visited", [("quorvatz", "PATIENT")]),  # a strong cue
+        # A common word inflected is a verb, whatever the cue.
+        ("Pt and son verbalized understanding", []),
+        ("per verbalized plan", []),
     ],
 )
 def test_lower_case_unseen_words_after_clinician_cues(text, expected):
@@ -348,6 +351,13 @@ def test_one_slip_finds_misspellings():
     assert {"pateint", "patint", "patientt", "pbtient"} <= set(one_slip("patient"))
     assert is_misspelling("pateint") and is_misspelling("caled")
     assert not is_misspelling("quorvatz")
+
+
+def test_inflections_of_common_words():
+    from spacy_deid.safetynet.guard import is_inflection
+
+    assert is_inflection("verbalized") and is_inflection("carried")
+    assert not is_inflection("quorvatz") and not is_inflection("ahmed")
 
 
 def test_spans_key_keeps_the_added_spans():
