@@ -1324,6 +1324,45 @@ def _after_credentials(span: Span, person_labels: frozenset) -> bool:
     return credentials > 0 and i >= 0 and doc[i].ent_type_ in person_labels
 
 
+# A credential's shape: capitals of four to six letters, maybe joined by
+# hyphens to more capitals ("CCDS", "LCDC-II", "FAAOS"); three capitals
+# are as often a person's initials ("oral wu, RDT" of a crew list).
+_CREDENTIAL_SHAPE = re.compile(r"[A-Z]{4,6}(?:-[A-Z]{1,5})*")
+# A word that this many people bear is a name even in capitals ("WILLIE").
+_CREDENTIAL_MAX_BEARERS = 1000
+
+
+def is_credential_shaped(span: Span) -> bool:
+    """Whether a span is shaped like a credential and stands where one does:
+    capitals that few people bear as a name, right after a comma that
+    follows a name written in mixed case ("CCDS" in "Ana Ruiz, CCDS",
+    "LCDC-II", "CCDS, RCES"). No credential list holds them all; in capitals text a
+    name's parts stand so ("ZINZUN, WILLIE"), in mixed case only
+    credentials do.
+
+    span (Span): The entity.
+    RETURNS (bool): True for such a span.
+    """
+    parts = span.text.split(", ")
+    if not all(_CREDENTIAL_SHAPE.fullmatch(part) for part in parts):
+        return False
+    doc = span.doc
+    comma = span.start - 1
+    if comma < 1 or doc[comma].text != "," or doc[comma].whitespace_ != " ":
+        return False
+    name = doc[comma - 1]
+    if name.ent_iob_ == "O" or name.is_upper or not name.is_alpha:
+        return False
+    return all(_few_bear(part) for part in parts)
+
+
+def _few_bear(word: str) -> bool:
+    """Whether fewer than `_CREDENTIAL_MAX_BEARERS` people bear a word as a
+    given name or surname."""
+    known = lookup(word)
+    return known.given_count + known.surname_count < _CREDENTIAL_MAX_BEARERS
+
+
 def follows_name(span: Span, person_labels: frozenset) -> bool:
     """Whether a span comes after a person's name, a comma and credentials,
     or stands alone in brackets after the name.

@@ -168,7 +168,8 @@ from .not_phi import is_bare_ordinal, is_list_number, is_no_date, is_score
 from .not_phi import is_day_count, is_modal_verb, is_no_year, is_specialty
 from .not_phi import holds_code, is_saturation, is_season_event, word_at
 from .not_phi import is_sat_verb, is_technical, is_field_label, is_word_after_article
-from .not_phi import is_before_by, is_lab_value, is_section_header, is_table_number
+from .not_phi import is_before_by, is_credential_shaped, is_lab_value
+from .not_phi import is_section_header, is_table_number
 from .code import code_lines
 from .cues import cue_after, cue_word, cued_label, job_cued, kin_age, phrase_before
 from .edges import arrow_pieces, clause_end_start, clause_pieces, sentence_pieces
@@ -222,6 +223,7 @@ _SHAPES: Dict[str, Callable[[Span], bool]] = {
     "header_labels": is_section_header,
     "lab_value_labels": is_lab_value,
     "table_labels": is_table_number,
+    "credential_shape_labels": is_credential_shaped,
 }
 _CUE_WINDOW = 3
 # Marks between the items of a list of names ("akin, burden & manana").
@@ -322,6 +324,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "gap_labels": [],
     "lab_value_labels": [],
     "table_labels": [],
+    "credential_shape_labels": [],
 }
 
 
@@ -430,6 +433,7 @@ def make_phi_relabel(
     gap_labels: List[str],
     lab_value_labels: List[str],
     table_labels: List[str],
+    credential_shape_labels: List[str],
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -676,6 +680,9 @@ def make_phi_relabel(
     table_labels (List[str]): Labels whose spans of numbers alone inside a
         run of five numeric cells on their line are no PHI
         (`not_phi.is_table_number`: a flowsheet's "400" tagged as an age).
+    credential_shape_labels (List[str]): Labels whose spans of capitals that
+        few bear as a name, after a comma and a name in mixed case, are no
+        PHI (`not_phi.is_credential_shaped`: "CCDS" in "Ana Ruiz, CCDS").
     """
     return PhiRelabel(
         name,
@@ -773,6 +780,7 @@ def make_phi_relabel(
         gap_labels=gap_labels,
         lab_value_labels=lab_value_labels,
         table_labels=table_labels,
+        credential_shape_labels=credential_shape_labels,
     )
 
 

@@ -1698,6 +1698,12 @@ def test_clause_kept_must_map_labels_to_words():
          True),  # text goes on: no header
         ("header_labels", "Plan below.\n\nCRASH HAVERTY\nSpecimen A.", "CRASH HAVERTY",
          True),  # a surname among the words
+        # Capitals shaped like a credential after a name in mixed case.
+        ("credential_shape_labels", "Signed: Ana Quillon, CCDS  08/02", "CCDS", False),
+        ("credential_shape_labels", "Ana Quillon, LCDC-II\nS: ok", "LCDC-II", False),
+        ("credential_shape_labels", "ZINZUN, WILLIE, NP", "WILLIE", True),  # capitals
+        ("credential_shape_labels", "crew: oral wu, RDT", "RDT", True),  # initials
+        ("credential_shape_labels", "Ana Quillon, DAVE", "DAVE", True),  # many bear it
         # Numbers alone on a row of a numeric table; not a word, nor on a line
         # of words.
         ("table_labels", "0612   162/88   78   400   600   -180   40   0.78\nok", "400",
@@ -1717,6 +1723,9 @@ def test_field_labels_words_after_articles_and_words_before_by(
     ents = [(surface, "PATIENT")]
     if setting == "by_labels" and "Tombaugh" in text:
         ents.append(("Tombaugh", "DOCTOR"))
+    if setting == "credential_shape_labels":
+        name = text.split(",")[0].split(":")[-1].strip()
+        ents.insert(0, (name, "DOCTOR"))
     found = relabelled_with({setting: ["PATIENT"]}, text, ents)
     assert ((surface, "PATIENT") in found) is kept
     assert relabelled_with({}, text, ents) == ents
