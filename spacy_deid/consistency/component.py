@@ -52,6 +52,7 @@ from ..labels import LABEL_NAMES, NOT_PHI_KEY, normalize_label
 from ..rules.lexicons.clinical import before_eponym_head
 from ..tagging.ents import first_free, token_mask, write_ents
 from .guard import COMMON_WORD, ConsistencyGuard
+from .parts import in_name_position, name_parts
 from .words import common_words
 
 install_extensions()
@@ -70,6 +71,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "min_score": 0.7,
     "extra_common_words": [],
     "cased_labels": [],
+    "part_labels": [],
 }
 
 
@@ -91,6 +93,7 @@ def make_phi_consistency(
     min_score: float,
     extra_common_words: List[str],
     cased_labels: List[str],
+    part_labels: List[str],
 ) -> "PhiConsistency":
     """Create a PhiConsistency component (factory "phi_consistency").
 
@@ -111,6 +114,9 @@ def make_phi_consistency(
         top of the language's stop words and the bundled common words.
     cased_labels (List[str]): Labels whose capitalised one-word names that are
         ordinary words spread to the same capitalised word inside a sentence.
+    part_labels (List[str]): Labels whose names of several words also spread
+        each capitalised word of three letters or more ("Mendes" of "Jorge
+        Mendes"), under the same guard.
     """
     return PhiConsistency(
         name,
@@ -125,6 +131,7 @@ def make_phi_consistency(
         min_score=min_score,
         extra_common_words=extra_common_words,
         cased_labels=cased_labels,
+        part_labels=part_labels,
     )
 
 
@@ -198,6 +205,8 @@ class PhiStrings:
         self.lengths: Dict[str, Set[int]] = {}
         # Capitalised one-word names that are ordinary words, by exact text.
         self.cased: Dict[str, PhiString] = {}
+        # Words of names of several words (`part_labels`), by lower form.
+        self.parts: Dict[str, PhiString] = {}
 
     def __len__(self) -> int:
         return len(self.strings)
@@ -229,6 +238,12 @@ class PhiStrings:
         """Record one source of a capitalised name that is an ordinary word."""
         self.cased.setdefault(word, PhiString()).add(label, score, flags)
 
+    def add_part(
+        self, lower: str, label: str, score: Optional[float], flags: Iterable[str]
+    ) -> None:
+        """Record one source of a word of a name of several words."""
+        self.parts.setdefault(lower, PhiString()).add(label, score, flags)
+
 
 class PhiConsistency(CfgSerializable, Pipe):
     """Mark every other occurrence of a detected PHI string (see the module
@@ -249,6 +264,7 @@ class PhiConsistency(CfgSerializable, Pipe):
         min_score: float = 0.7,
         extra_common_words: Iterable[str] = (),
         cased_labels: Iterable[str] = (),
+        part_labels: Iterable[str] = (),
     ) -> None:
         """Initialize the component.
 
@@ -265,6 +281,7 @@ class PhiConsistency(CfgSerializable, Pipe):
         extra_common_words (Iterable[str]): More words that never spread.
         cased_labels (Iterable[str]): Labels of capitalised one-word names
             that spread inside sentences although they are ordinary words.
+        part_labels (Iterable[str]): Labels of names whose words spread too.
         """
         install_extensions()
         self.name = name
@@ -280,6 +297,7 @@ class PhiConsistency(CfgSerializable, Pipe):
             "min_score": min_score,
             "extra_common_words": _word_list(extra_common_words),
             "cased_labels": _label_list(cased_labels, "cased_labels"),
+            "part_labels": _label_list(part_labels, "part_labels"),
         }
         self._configure()
 
@@ -407,7 +425,18 @@ class PhiConsistency(CfgSerializable, Pipe):
                     ent._.phi_score,
                     ent._.phi_flags or (),
                 )
+            if ent.label_ in self.cfg["part_labels"]:
+                self._collect_parts(ent, strings)
         return tokens
+
+    def _collect_parts(self, ent: Span, strings: PhiStrings) -> None:
+        """Add the name-like words of a name of several words (`parts.py`):
+        a surname or a given name alone names the same person ("Mendes"
+        after "Jorge Mendes")."""
+        score, flags = ent._.phi_score, ent._.phi_flags or ()
+        for word in name_parts(ent):
+            if self.guard.allows_text(word.lower_):
+                strings.add_part(word.lower_, ent.label_, score, flags)
 
     def _is_cased_name(self, ent: Span, text: str) -> bool:
         """A capitalised one-word name of `cased_labels` that the guard keeps
@@ -437,10 +466,11 @@ class PhiConsistency(CfgSerializable, Pipe):
         RETURNS (List[Span]): The added entities.
         """
         _check_not_deidentified(doc, None)
-        if not len(strings) and not strings.cased:
+        if not len(strings) and not strings.cased and not strings.parts:
             return []
         tokens = DocTokens(doc) if tokens is None else tokens
         found = _occurrences(tokens, strings) + _cased_occurrences(doc, strings)
+        found += _part_occurrences(doc, strings)
         chosen = _select(doc, found)
         sources = {text: _source(strings, text) for text in {c[2] for c in chosen}}
         spans = [Span(doc, s, e, label=sources[text].label) for s, e, text in chosen]
@@ -471,6 +501,7 @@ def apply_consistency(
     min_score: float = 0.7,
     extra_common_words: Sequence[str] = (),
     cased_labels: Sequence[str] = (),
+    part_labels: Sequence[str] = (),
 ) -> List[Doc]:
     """Mark repeated PHI strings across docs that belong together, e.g. all the
     notes of one patient gathered from anywhere in a stream. Run it on docs
@@ -484,7 +515,8 @@ def apply_consistency(
     lang (Optional[str]): Language of the stop and common words; None: the
         docs' vocab language.
     min_chars, min_digits, labels, exclude_labels, min_score,
-        extra_common_words, cased_labels: As in the `phi_consistency` config.
+        extra_common_words, cased_labels, part_labels: As in the
+        `phi_consistency` config.
     RETURNS (List[Doc]): The same docs, in the same order.
     """
     docs = list(docs)
@@ -503,6 +535,7 @@ def apply_consistency(
         min_score=min_score,
         extra_common_words=extra_common_words,
         cased_labels=cased_labels,
+        part_labels=part_labels,
     )
     return component.apply(docs, by_patient=by_patient)
 
@@ -544,6 +577,19 @@ def _cased_occurrences(doc: Doc, strings: PhiStrings) -> List[Tuple[int, int, st
     return found
 
 
+def _part_occurrences(doc: Doc, strings: PhiStrings) -> List[Tuple[int, int, str]]:
+    """The occurrences (token start, end, key) of the words of names where
+    they stand as a name (`parts.in_name_position`); the key is the lower
+    form with a leading "~"."""
+    if not strings.parts:
+        return []
+    return [
+        (token.i, token.i + 1, "~" + token.lower_)
+        for token in doc
+        if token.lower_ in strings.parts and in_name_position(token)
+    ]
+
+
 def _mid_sentence(token: Token) -> bool:
     """Whether a token is inside a sentence: not its first token, and not
     after a line break or a mark that starts one."""
@@ -558,8 +604,13 @@ def _mid_sentence(token: Token) -> bool:
 
 
 def _source(strings: PhiStrings, key: str) -> PhiString:
-    """The sources of a normalised string, or of a cased name ("=" key)."""
-    return strings.cased[key[1:]] if key.startswith("=") else strings[key]
+    """The sources of a normalised string, of a cased name ("=" key) or of a
+    name's word ("~" key)."""
+    if key.startswith("="):
+        return strings.cased[key[1:]]
+    if key.startswith("~"):
+        return strings.parts[key[1:]]
+    return strings[key]
 
 
 def _select(doc: Doc, found: List[Tuple[int, int, str]]) -> List[Tuple[int, int, str]]:

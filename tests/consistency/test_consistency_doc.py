@@ -223,3 +223,36 @@ def test_ordinary_word_names_spread_only_when_asked(config, ents):
     text = "Came with his wife, Dawn. Per Dawn's account he falls often."
     doc = run(comp, annotate(nlp, text, ents))
     assert added(doc) == []
+
+
+def test_a_names_words_spread_alone_where_they_stand_as_a_name():
+    nlp, comp = make(part_labels=["DOCTOR"])
+    text = (
+        "Found by: Quillon Vantreese, RN.\n04:13  PEA   -   Vantreese\n"
+        "Asked Vantreese to chart. Vantreese sign negative. Vantreese's cart.\n"
+        "Quillon Meadows came. vantreese ok."
+    )
+    doc = run(comp, annotate(nlp, text, [("Quillon Vantreese", "DOCTOR", 0.9)]))
+    # Alone, or before a stop word: marked. Before a lower-case word that is
+    # no stop word ("sign"), before a possessive, next to another capitalised
+    # word ("Quillon Meadows") or in lower case: left alone.
+    assert added(doc) == [("Vantreese", "DOCTOR"), ("Vantreese", "DOCTOR")]
+    starts = [e.start_char for e in doc.ents if e._.phi_source == SOURCE]
+    assert [text[s - 6 : s] for s in starts] == ["  -   ", "Asked "]
+
+
+@pytest.mark.parametrize(
+    "config,ents",
+    [
+        ({}, [("Quillon Vantreese", "DOCTOR", 0.9)]),  # off by default
+        ({"part_labels": ["DOCTOR"]}, [("Quillon Vantreese", "CITY", 0.9)]),
+        ({"part_labels": ["DOCTOR"]}, [("Quillon Vantreese", "DOCTOR", 0.1)]),
+        # Words that are no name alone: short capitals, a common word.
+        ({"part_labels": ["DOCTOR"]}, [("EEG Hope", "DOCTOR", 0.9)]),
+    ],
+)
+def test_name_words_spread_only_when_asked(config, ents):
+    nlp, comp = make(**config)
+    text = f"{ents[0][0]} seen.\nAsked Vantreese to chart; EEG to do; Hope to call."
+    doc = run(comp, annotate(nlp, text, ents))
+    assert added(doc) == []
