@@ -99,11 +99,14 @@ CLINICIAN_CUES: Tuple[str, ...] = (
     # In train every word after it is a clinician's name (14 of 14).
     "forward to",
     "forwarded to",
+    # Case managers are clinicians in i2b2 2014 ("case mgr Ana Ruiz").
+    "case manager",
+    "case mgr",
 )
 # A care role before a first name, as a title is: strong ("nurse Bill",
 # "tech Summer"; in train a title-case word after "nurse" or "therapist" is a
 # gold name in 54 of 56 cases outside all-capitals headers).
-CLINICIAN_ROLES: Tuple[str, ...] = ("nurse", "tech", "therapist", "chaplain")
+CLINICIAN_ROLES: Tuple[str, ...] = ("nurse", "tech", "therapist", "chaplain", "navigator")
 # Work cues before a job (`jobs.py`): "was working as a gaffer".
 JOB_CUES: Tuple[str, ...] = (
     "working as",
@@ -128,7 +131,10 @@ PATIENT_TITLES: Tuple[str, ...] = ("mr", "mrs", "ms", "miss")
 PATIENT_CUES: Tuple[str, ...] = ("pt", "patient", "call from", "re:")
 # Non-clinicians are PATIENT in i2b2 2014: clergy by their title (strong), and
 # officers, coaches, judges and lawyers (weak: "coach" and "judge" are verbs).
-CLERGY_TITLES: Tuple[str, ...] = ("pastor", "rev", "reverend", "rabbi", "imam", "deacon")
+# "Fr." with its period only: "14 Fr Foley" is a catheter's size.
+CLERGY_TITLES: Tuple[str, ...] = (
+    "pastor", "rev", "reverend", "rabbi", "imam", "deacon", "fr.",
+)  # fmt: skip
 OFFICIAL_CUES: Tuple[str, ...] = ("officer", "coach", "judge", "attorney", "atty")
 # A nickname: strong, since nicknames are often ordinary words ("Pt
 # (nickname Buddy)", as train's notes write it).
@@ -177,12 +183,15 @@ RELATIVE_CUES: Tuple[str, ...] = (
     "grandma",
     "grandpa",
     "girlfriend",
+    "gf",
     "boyfriend",
     "fiancee",
     "roommate",
     "housemate",
     "coworker",
     "co-worker",
+    "teammate",
+    "classmate",
     "supervisor",
     "boss",
     "landlord",

@@ -349,9 +349,10 @@ def _ends_line(words: DocWords, end: int) -> bool:
 
 
 def before_post_nominals(words: DocWords, reader: NameReader) -> List[Candidate]:
-    """Names before an upper-case post-nominal ("O. Brandwijk, MD"), a
-    lower-case one that ends its line ("rpt given to tamsin rn"), or a
-    pager number in brackets ("castellanos (pgr 3-2210)")."""
+    """Names before an upper-case post-nominal ("O. Brandwijk, MD") or a
+    credential after a comma ("Pruitt, CMA"), a lower-case post-nominal that
+    ends its line ("rpt given to tamsin rn"), or a pager number in brackets
+    ("castellanos (pgr 3-2210)")."""
     found = []
     for position, word in enumerate(words.words):
         if word.newline_before:
@@ -360,6 +361,7 @@ def before_post_nominals(words: DocWords, reader: NameReader) -> List[Candidate]
             word.text in POST_NOMINALS
             or _pager_at(words, position)
             or _lower_post_nominal(words, position)
+            or _credential_after_comma(words, position)
         ):
             continue
         end = position
@@ -369,6 +371,18 @@ def before_post_nominals(words: DocWords, reader: NameReader) -> List[Candidate]
         if start is not None:
             found.append((start, end, CLINICIAN))
     return found
+
+
+def _credential_after_comma(words: DocWords, position: int) -> bool:
+    """A credential of three capitals or more after a comma and a
+    capitalised word ("Pruitt, CMA", "Okafor, LCSW"); shorter ones are also
+    states and shorthand ("MA", "PT")."""
+    text = words.words[position].text
+    if len(text) < 3 or not text.isupper() or not is_credential(text):
+        return False
+    if position < 2 or words.words[position - 1].text != ",":
+        return False
+    return words.words[position - 2].text[:1].isupper()  # "as tol, SLP" is none
 
 
 def _lower_post_nominal(words: DocWords, position: int) -> bool:

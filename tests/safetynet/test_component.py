@@ -82,6 +82,14 @@ def ents(doc):
         ("off work; supervisor Brandwijk offered light duty", [("Brandwijk", "PATIENT")]),
         ("anointed by Rev. Okonkwo last week", [("Okonkwo", "PATIENT")]),
         ("Officer Marchbanks took the report", [("Marchbanks", "PATIENT")]),
+        ("Fr. Brandwijk to visit weekly", [("Brandwijk", "PATIENT")]),
+        ("GF Orsolya Brandwijk supportive", [("Orsolya Brandwijk", "PATIENT")]),
+        ("per teammate Orsolya on the sideline", [("Orsolya", "PATIENT")]),
+        # Case managers and navigators are clinicians; so is a name before a
+        # credential of three capitals or more after a comma.
+        ("case mgr Orsolya Brandwijk on SNF referral", [("Orsolya Brandwijk", "DOCTOR")]),
+        ("Navigator Marchbanks to arrange lodging", [("Marchbanks", "DOCTOR")]),
+        ("Tdap given by Marchbanks, CMA today", [("Marchbanks", "DOCTOR")]),
         # A nickname is a strong cue: ordinary words that are names count.
         (
             "Mr. Marchbanks (nickname Buddy) at bedside",
@@ -130,6 +138,9 @@ def test_finds_names_in_cue_positions(nlp, text, expected):
         "call cardiology (pgr 4402) with questions",
         "(pgr 4402)",
         "pt grant funding",
+        "14 Fr Foley placed",  # a catheter's size, not "Fr."
+        "adv to ADA as tol, SLP bedside swallow",  # no capitalised name
+        "Pt and son verbalized understanding",
         "d/w mills re: plan",  # more a word than its name counts explain
         "per brown stools",
         "- Continue Lasix\n- Brandwijk",
