@@ -49,19 +49,26 @@ def clause_before(
         yield token
 
 
+# Words in the brackets before a relative's age ("(now 5)", "(age 4)").
+_AGE_WORDS = frozenset({"now", "age", "aged"})
+
+
 def kin_age(span: Span, persons: AbstractSet[str], cues: AbstractSet[str]) -> bool:
     """Whether a span is a number of one or two digits in brackets right
     after a person's name, with a kin word (`cues`, folded as `cue_word`)
     before the name in its clause and line: "Kids: Anselm (9), Tove (6)"
-    gives ages, "sick list: Maury (19)" a bed."""
+    and "dau Lanh (now 5)" give ages, "sick list: Maury (19)" a bed."""
     doc = span.doc
     if not (span.text.isdigit() and len(span.text) <= 2):
         return False
-    if span.start < 2 or span.end >= len(doc):
+    opening = span.start - 1
+    if opening > 0 and doc[opening].lower_ in _AGE_WORDS:
+        opening -= 1  # "(now 5)"
+    if opening < 1 or span.end >= len(doc):
         return False
-    if doc[span.start - 1].text != "(" or doc[span.end].text != ")":
+    if doc[opening].text != "(" or doc[span.end].text != ")":
         return False
-    name = doc[span.start - 2]
+    name = doc[opening - 1]
     if name.ent_type_ not in persons:
         return False
     start = name.i

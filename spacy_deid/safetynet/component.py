@@ -30,7 +30,10 @@ and looks like a name (`guard.NameGuard`):
   3B", `units.py`);
 - with the `slash_date` class on (off by default), a month/day where a
   colon, a time word, brackets or a title mark a date and no score word
-  stands near ("XR L foot 8/3:", "vs 8/7", `slash_dates.py`).
+  stands near ("XR L foot 8/3:", "vs 8/7", `slash_dates.py`);
+- with the `kin_age` class on (off by default), a number in brackets after
+  a relative's name, and the numbers after "ages" ("children Ishimwe (6)",
+  "ages 14 and 9", `kin_ages.py`).
 
 A name extends over further name-like words, middle initials and hyphenated
 parts on its line ("per rn b. achebe" gives "b. achebe"); a name followed by
@@ -52,13 +55,15 @@ from ..core.extensions import SPAN_GROUPS, install_extensions
 from ..labels import LABEL_NAMES, NOT_PHI_KEY, normalize_label
 from ..tagging.ents import first_free, token_mask, write_ents
 from .cues import ARROW, CITY, CLINICIAN, CUE_CLASSES, PATIENT, RELATIVE
-from .cues import FACILITY, JOB, MONTH, SIGN_OFF, SLASH_DATE, STATE, UNIT, WARD
+from .cues import FACILITY, JOB, KIN_AGE, MONTH, SIGN_OFF, SLASH_DATE, STATE, UNIT
+from .cues import WARD
 from .cues import CueIndex, default_cues
 from .finder import NameReader, after_cues, around_arrows, before_post_nominals
 from .finder import sentence_subjects
 from .guard import NameGuard
 from .facilities import find_facilities
 from .jobs import find_jobs
+from .kin_ages import find_kin_ages
 from .months import find_months
 from .places import find_places
 from .slash_dates import find_slash_dates
@@ -309,6 +314,8 @@ class PhiSafetyNet(CfgSerializable, Pipe):
             found += find_months(words, taken_flags)
         if SLASH_DATE in labels:
             found += find_slash_dates(words, taken_flags)
+        if KIN_AGE in labels and labels.get(RELATIVE):
+            found += find_kin_ages(words, taken_flags, doc, labels[RELATIVE])
         if WARD in labels:
             found += find_wards(words, taken_flags)
         if FACILITY in labels:

@@ -35,6 +35,8 @@ JOB = "job"
 UNIT = "unit"
 # A month/day in a position that marks a date ("XR 8/3:", `slash_dates.py`).
 SLASH_DATE = "slash_date"
+# A relative's age in brackets after the name, or after "ages" (`kin_ages.py`).
+KIN_AGE = "kin_age"
 CUE_CLASSES = (
     CLINICIAN,
     PATIENT,
@@ -49,6 +51,7 @@ CUE_CLASSES = (
     JOB,
     UNIT,
     SLASH_DATE,
+    KIN_AGE,
 )
 
 CLINICIAN_TITLES: Tuple[str, ...] = ("dr", "doctor")

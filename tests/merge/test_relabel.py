@@ -1436,12 +1436,12 @@ def test_a_number_in_brackets_after_a_relatives_name_is_an_age():
         "age_label": "AGE",
         "person_labels": ["PATIENT"],
     }
-    text = "Kids: Anselm Quillon (9), Tove (6). Sick list: Haverty (19), Oduro (21)"
+    text = "Kids: Anselm Quillon (9), Tove (now 6). Sick list: Haverty (19), Oduro (21)"
     ents = [
         ("Anselm Quillon", "PATIENT"),
         ("9", "ROOM"),
         ("Tove", "PATIENT"),
-        ("6", "ROOM"),
+        ("6", "ROOM"),  # "(now 6)" too
         ("Haverty", "PATIENT"),
         ("19", "ROOM"),  # no kin word before the name: a bed
         ("Oduro", "PATIENT"),
