@@ -13,8 +13,9 @@ and looks like a name (`guard.NameGuard`):
 - a lone surname on either side of a sign-out arrow ("(ferraro -> lindgren)"),
   the other side a lone surname too or one word a detector found: DOCTOR;
 - with the `state` and `city` classes on (off by default), a US state's full
-  name that few people bear, standing alone, and a large city after "in",
-  "from", "near" or "to" (`places.py`);
+  name that few people bear, standing alone, a state's code right after a
+  city ("Sioux Falls, SD"), and a large city after "in", "from", "near" or
+  "to" (`places.py`);
 - with the `month` class on (off by default), a month's full name in title
   case standing free, "May" left out, and an abbreviation after a word that
   sets a time ("in Sept", `months.py`);
@@ -65,7 +66,7 @@ from .facilities import find_facilities
 from .jobs import find_jobs
 from .kin_ages import find_kin_ages
 from .months import find_months
-from .places import find_places
+from .places import find_places, find_state_codes
 from .slash_dates import find_slash_dates
 from .units import find_units
 from .wards import find_wards
@@ -310,6 +311,8 @@ class PhiSafetyNet(CfgSerializable, Pipe):
                 self.cfg["min_city_population"],
                 self.cfg["max_place_bearers"],
             )
+        if STATE in labels and labels.get(CITY):
+            found += find_state_codes(words, taken_flags, doc, labels[CITY])
         if MONTH in labels:
             found += find_months(words, taken_flags)
         if SLASH_DATE in labels:

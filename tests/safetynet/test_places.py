@@ -79,3 +79,25 @@ def test_thresholds_are_config_driven():
     assert ents(big(text)) == []
     with pytest.raises(ValueError):
         make_nlp(labels=PLACES, max_place_bearers=-1)
+
+
+@pytest.mark.parametrize(
+    "text,city,expected",
+    [
+        ("fire at home, Quillonville MI. No burns", "Quillonville", ["MI"]),
+        ("2200 W 41st St, Quillonville, SD 57105", "Quillonville", ["SD"]),
+        ("lives in Quillonville, OR with wife", "Quillonville", ["OR"]),
+        # A code that is a word needs a comma; a code on the next line or
+        # after no city is none.
+        ("RETURNED FROM QUILLONVILLE IN APRIL", "QUILLONVILLE", []),
+        ("Quillonville\nMI", "Quillonville", []),
+        ("Seen in MI clinic", None, []),
+    ],
+)
+def test_a_state_code_after_a_city_is_its_state(nlp, text, city, expected):
+    doc = nlp.make_doc(text)
+    if city:
+        start = text.index(city)
+        doc.ents = [doc.char_span(start, start + len(city), label="CITY")]
+    doc = nlp.get_pipe("phi_safety_net")(doc)
+    assert [e.text for e in doc.ents if e.label_ == "STATE"] == expected
