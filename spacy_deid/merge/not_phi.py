@@ -1324,6 +1324,39 @@ def _after_credentials(span: Span, person_labels: frozenset) -> bool:
     return credentials > 0 and i >= 0 and doc[i].ent_type_ in person_labels
 
 
+# A time of day on a 24-hour clock, with a mark some write before it.
+_CLOCK = re.compile(r"[@~]?([01][0-9]|2[0-3])[0-5][0-9]")
+# Words after which four digits are a time of day ("at 2100", "@ 0700").
+_CLOCK_CUES = frozenset({"at", "@", "~"})
+
+
+def is_clock_time(span: Span) -> bool:
+    """Whether a span is four digits of a 24-hour time ("2140") that open
+    their line (the line before not running on into it: "since\n2006") or
+    follow "at", "@" or "~" ("at 2100", "@0700"): a log's time, no year. On
+    8,000 generated train notes no such number opening a line is a date,
+    and 8 of 600 after "at" and its like are ("around 2006": no cue here).
+
+    span (Span): The entity.
+    RETURNS (bool): True for such a span.
+    """
+    match = _CLOCK.fullmatch(span.text)
+    if match is None:
+        return False
+    if span.text[0] in "@~":
+        return True
+    doc = span.doc
+    i = span.start - 1
+    while i >= 0 and doc[i].is_space and "\n" not in doc[i].text:
+        i -= 1
+    if i >= 0 and not (doc[i].is_space and "\n" in doc[i].text):
+        return doc[i].lower_ in _CLOCK_CUES
+    # Opening a line, unless the line before runs on into it ("since\n2006").
+    while i >= 0 and doc[i].is_space:
+        i -= 1
+    return i < 0 or not doc[i].text[-1:].islower()
+
+
 # A credential's shape: capitals of four to six letters, maybe joined by
 # hyphens to more capitals ("CCDS", "LCDC-II", "FAAOS"); three capitals
 # are as often a person's initials ("oral wu, RDT" of a crew list).

@@ -168,7 +168,7 @@ from .not_phi import is_bare_ordinal, is_list_number, is_no_date, is_score
 from .not_phi import is_day_count, is_modal_verb, is_no_year, is_specialty
 from .not_phi import holds_code, is_saturation, is_season_event, word_at
 from .not_phi import is_sat_verb, is_technical, is_field_label, is_word_after_article
-from .not_phi import is_before_by, is_credential_shaped, is_lab_value
+from .not_phi import is_before_by, is_clock_time, is_credential_shaped, is_lab_value
 from .not_phi import is_section_header, is_table_number
 from .code import code_lines
 from .cues import cue_after, cue_word, cued_label, job_cued, kin_age, phrase_before
@@ -224,6 +224,7 @@ _SHAPES: Dict[str, Callable[[Span], bool]] = {
     "lab_value_labels": is_lab_value,
     "table_labels": is_table_number,
     "credential_shape_labels": is_credential_shaped,
+    "clock_labels": is_clock_time,
 }
 _CUE_WINDOW = 3
 # Marks between the items of a list of names ("akin, burden & manana").
@@ -325,6 +326,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "lab_value_labels": [],
     "table_labels": [],
     "credential_shape_labels": [],
+    "clock_labels": [],
 }
 
 
@@ -434,6 +436,7 @@ def make_phi_relabel(
     lab_value_labels: List[str],
     table_labels: List[str],
     credential_shape_labels: List[str],
+    clock_labels: List[str],
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -683,6 +686,9 @@ def make_phi_relabel(
     credential_shape_labels (List[str]): Labels whose spans of capitals that
         few bear as a name, after a comma and a name in mixed case, are no
         PHI (`not_phi.is_credential_shaped`: "CCDS" in "Ana Ruiz, CCDS").
+    clock_labels (List[str]): Labels whose spans of four digits of a 24-hour
+        time opening a line or after "at", "@" or "~" are no PHI
+        (`not_phi.is_clock_time`: a nursing log's "2140").
     """
     return PhiRelabel(
         name,
@@ -781,6 +787,7 @@ def make_phi_relabel(
         lab_value_labels=lab_value_labels,
         table_labels=table_labels,
         credential_shape_labels=credential_shape_labels,
+        clock_labels=clock_labels,
     )
 
 

@@ -1698,6 +1698,13 @@ def test_clause_kept_must_map_labels_to_words():
          True),  # text goes on: no header
         ("header_labels", "Plan below.\n\nCRASH HAVERTY\nSpecimen A.", "CRASH HAVERTY",
          True),  # a surname among the words
+        # Four digits of a 24-hour time opening a line or after "at", "@", "~".
+        ("clock_labels", "Glucose 62.\n\n2005  rm 507 febrile", "2005", False),
+        ("clock_labels", "last ativan 0.5 at 2100. no distress", "2100", False),
+        ("clock_labels", "handed off @0700 to day team", "@0700", False),
+        ("clock_labels", "Moved from Lagos in 2006 with her son", "2006", True),
+        ("clock_labels", "lymphoma since\n2006. Per her son", "2006", True),  # runs on
+        ("clock_labels", "Excised 2081: benign", "2081", True),  # no time of day
         # Capitals shaped like a credential after a name in mixed case.
         ("credential_shape_labels", "Signed: Ana Quillon, CCDS  08/02", "CCDS", False),
         ("credential_shape_labels", "Ana Quillon, LCDC-II\nS: ok", "LCDC-II", False),
