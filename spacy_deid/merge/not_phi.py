@@ -19,6 +19,7 @@ from ..knowledge.abbreviations import is_medical_abbreviation
 from ..knowledge.credentials import is_credential
 from ..knowledge.occupations import is_known_job, is_occupation_word
 from ..knowledge.specialties import is_specialty_word
+from ..rules.lexicons.facilities import HOSPITAL_ABBRS
 from ..rules.lexicons.clinical import EPONYM_HEADS, before_eponym_head
 from ..rules.patterns.dates import HOLIDAY_WORDS
 from ..rules.validators import MAX_YEAR, MIN_BARE_YEAR
@@ -1357,6 +1358,7 @@ def is_clock_time(span: Span) -> bool:
     return i < 0 or not doc[i].text[-1:].islower()
 
 
+_HOSPITAL_ABBRS = frozenset(HOSPITAL_ABBRS)
 # A credential's shape: capitals of four to six letters, maybe joined by
 # hyphens to more capitals ("CCDS", "LCDC-II", "FAAOS"); three capitals
 # are as often a person's initials ("oral wu, RDT" of a crew list).
@@ -1365,11 +1367,12 @@ _CREDENTIAL_SHAPE = re.compile(r"[A-Z]{4,6}(?:-[A-Z]{1,5})*")
 _CREDENTIAL_MAX_BEARERS = 1000
 
 
-def is_credential_shaped(span: Span) -> bool:
+def is_credential_shaped(span: Span, after_credential: bool = False) -> bool:
     """Whether a span is shaped like a credential and stands where one does:
     capitals that few people bear as a name, right after a comma that
-    follows a name written in mixed case ("CCDS" in "Ana Ruiz, CCDS",
-    "LCDC-II", "CCDS, RCES"). No credential list holds them all; in capitals text a
+    follows a name written in mixed case, maybe after other credentials
+    ("CCDS" in "Ana Ruiz, CCDS", "LCDC-II", "CCDS, RCES", "FCCP" in "Ana
+    Ruiz, MD, FCCP"); no hospital's initials ("Ana Ruiz, MD, UCSF"). No credential list holds them all; in capitals text a
     name's parts stand so ("ZINZUN, WILLIE"), in mixed case only
     credentials do.
 
@@ -1381,12 +1384,62 @@ def is_credential_shaped(span: Span) -> bool:
         return False
     doc = span.doc
     comma = span.start - 1
+    # Back over credentials before it ("Ana Ruiz, MD, FCCP").
+    first = comma
+    while comma >= 2 and doc[comma].text == "," and is_credential(doc[comma - 1].text):
+        comma -= 2
+    if after_credential and comma == first:
+        return False
     if comma < 1 or doc[comma].text != "," or doc[comma].whitespace_ != " ":
         return False
     name = doc[comma - 1]
     if name.ent_iob_ == "O" or name.is_upper or not name.is_alpha:
         return False
-    return all(_few_bear(part) for part in parts)
+    return all(_few_bear(part) for part in parts) and not _hospital_initials(span.text)
+
+
+def is_second_credential(span: Span) -> bool:
+    """Whether a span is shaped like a credential after a name's first
+    credential ("FCCP" in "Ana Ruiz, MD, FCCP"; `is_credential_shaped`)."""
+    return is_credential_shaped(span, after_credential=True)
+
+
+def _hospital_initials(text: str) -> bool:
+    """Initials a hospital goes by ("UCSF", "BIDMC", "NWMC"), not a
+    credential: a known one, or ending in "H", "MC", "HC" or "HS"."""
+    return text in _HOSPITAL_ABBRS or text.endswith(("H", "MC", "HC", "HS"))
+
+
+# A login is one word with a letter in it: no gold login of 8,000 train
+# notes, the dev draws or the notes by other hands holds a space or lacks a
+# letter.
+_WORD_AND_NUMBER = re.compile(r"([a-z]+) \d+")
+# Words before a number that make it an identifier or an address all the
+# same ("box 724", "badge 4471", "rm 12"): such a span keeps its PHI.
+_ID_WORDS = frozenset(
+    {
+        "box", "apt", "suite", "ste", "unit", "room", "rm", "bed", "bay", "ext",
+        "badge", "id", "no", "acct", "lic", "mrn", "pager", "pgr", "station",
+        "chair", "cell", "case", "order", "claim", "member", "group", "grp",
+        "policy",
+    }
+)  # fmt: skip
+
+
+def is_no_login(span: Span) -> bool:
+    """Whether a login-labelled span is a reading rather than a login: no
+    letter in it ("$85", "<70"), or a lower-case word and a number ("bl 88",
+    "mean 94" in brackets) whose word marks no identifier ("box 724" stays
+    for the address checks); "Bigelow 11" (a ward) stays.
+
+    span (Span): The entity.
+    RETURNS (bool): True for such a span.
+    """
+    text = span.text
+    if not any(c.isalpha() for c in text):
+        return True
+    reading = _WORD_AND_NUMBER.fullmatch(text)
+    return reading is not None and reading.group(1) not in _ID_WORDS
 
 
 def _few_bear(word: str) -> bool:

@@ -169,6 +169,7 @@ from .not_phi import is_day_count, is_modal_verb, is_no_year, is_specialty
 from .not_phi import holds_code, is_saturation, is_season_event, word_at
 from .not_phi import is_sat_verb, is_technical, is_field_label, is_word_after_article
 from .not_phi import is_before_by, is_clock_time, is_credential_shaped, is_lab_value
+from .not_phi import is_no_login, is_second_credential
 from .not_phi import is_section_header, is_table_number
 from .code import code_lines
 from .cues import cue_after, cue_word, cued_label, job_cued, kin_age, phrase_before
@@ -225,6 +226,8 @@ _SHAPES: Dict[str, Callable[[Span], bool]] = {
     "table_labels": is_table_number,
     "credential_shape_labels": is_credential_shaped,
     "clock_labels": is_clock_time,
+    "no_login_labels": is_no_login,
+    "second_credential_labels": is_second_credential,
 }
 _CUE_WINDOW = 3
 # Marks between the items of a list of names ("akin, burden & manana").
@@ -327,6 +330,8 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "table_labels": [],
     "credential_shape_labels": [],
     "clock_labels": [],
+    "no_login_labels": [],
+    "second_credential_labels": [],
 }
 
 
@@ -437,6 +442,8 @@ def make_phi_relabel(
     table_labels: List[str],
     credential_shape_labels: List[str],
     clock_labels: List[str],
+    no_login_labels: List[str],
+    second_credential_labels: List[str],
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -689,6 +696,13 @@ def make_phi_relabel(
     clock_labels (List[str]): Labels whose spans of four digits of a 24-hour
         time opening a line or after "at", "@" or "~" are no PHI
         (`not_phi.is_clock_time`: a nursing log's "2140").
+    no_login_labels (List[str]): Labels (logins) whose spans without a letter
+        or of a lower-case word and a number are no PHI
+        (`not_phi.is_no_login`: "(bl 88)", "$85").
+    second_credential_labels (List[str]): Labels whose spans shaped like a
+        credential after a name and another credential are no PHI
+        (`not_phi.is_second_credential`: "FCCP" in "Ana Ruiz, MD, FCCP"
+        tagged as a hospital; "Dr. Ana Ruiz, SMPC" names her practice).
     """
     return PhiRelabel(
         name,
@@ -788,6 +802,8 @@ def make_phi_relabel(
         table_labels=table_labels,
         credential_shape_labels=credential_shape_labels,
         clock_labels=clock_labels,
+        no_login_labels=no_login_labels,
+        second_credential_labels=second_credential_labels,
     )
 
 

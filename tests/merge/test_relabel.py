@@ -1705,6 +1705,17 @@ def test_clause_kept_must_map_labels_to_words():
         ("clock_labels", "Moved from Lagos in 2006 with her son", "2006", True),
         ("clock_labels", "lymphoma since\n2006. Per her son", "2006", True),  # runs on
         ("clock_labels", "Excised 2081: benign", "2081", True),  # no time of day
+        # A login has a letter and no space.
+        ("no_login_labels", "CD4 (nadir 212) on ART", "nadir 212", False),
+        ("no_login_labels", "self-pay $85 on standby", "$85", False),
+        ("no_login_labels", "PO: box 724 today", "box 724", True),  # an address
+        ("no_login_labels", "moved to Bigelow 11 today", "Bigelow 11", True),  # a ward
+        ("no_login_labels", "viewed by qvantreese2 today", "qvantreese2", True),
+        # After a name and a first credential, a credential no list holds.
+        ("second_credential_labels", "Signed: Ana Quillon, MD, FCCP today", "FCCP",
+         False),
+        ("second_credential_labels", "cc: Ana Quillon, SMPC", "SMPC", True),  # her firm
+        ("second_credential_labels", "cc: Ana Quillon, MD, UCSF", "UCSF", True),
         # Capitals shaped like a credential after a name in mixed case.
         ("credential_shape_labels", "Signed: Ana Quillon, CCDS  08/02", "CCDS", False),
         ("credential_shape_labels", "Ana Quillon, LCDC-II\nS: ok", "LCDC-II", False),
@@ -1730,7 +1741,7 @@ def test_field_labels_words_after_articles_and_words_before_by(
     ents = [(surface, "PATIENT")]
     if setting == "by_labels" and "Tombaugh" in text:
         ents.append(("Tombaugh", "DOCTOR"))
-    if setting == "credential_shape_labels":
+    if setting in ("credential_shape_labels", "second_credential_labels"):
         name = text.split(",")[0].split(":")[-1].strip()
         ents.insert(0, (name, "DOCTOR"))
     found = relabelled_with({setting: ["PATIENT"]}, text, ents)
