@@ -25,6 +25,7 @@ from ..rules.patterns.dates import HOLIDAY_WORDS
 from ..rules.validators import MAX_YEAR, MIN_BARE_YEAR
 from ..text.datenames import MONTH_ABBRS, MONTHS, WEEKDAY_ABBRS, WEEKDAYS
 from ..text.modals import MODALS, takes_base_form
+from ..text.titles import DOCUMENT_WORDS
 
 # spaCy's units of measure (km, mg, lb, ...) and the clinical ones it lacks:
 # the laboratory's base units with their SI prefixes ("pg", "nmol", "mIU",
@@ -1323,6 +1324,25 @@ def _after_credentials(span: Span, person_labels: frozenset) -> bool:
         credentials += doc[i].text != ","
         i -= 1
     return credentials > 0 and i >= 0 and doc[i].ent_type_ in person_labels
+
+
+def is_document_title(span: Span) -> bool:
+    """Whether a span is a document's title in capitals at the start of its
+    line: words of letters (and "&", "/", "-") whose last one ends a title
+    ("NEWBORN NURSERY DISCHARGE SUMMARY", "RHEUMATOLOGY NEW PATIENT
+    CONSULTATION"; `text.titles`).
+
+    span (Span): The entity.
+    RETURNS (bool): True for such a span.
+    """
+    words = [t for t in span if not t.is_space and t.text not in ("&", "/", "-")]
+    if len(words) < 2 or not all(t.is_alpha and t.is_upper for t in words):
+        return False
+    if words[-1].lower_ not in DOCUMENT_WORDS:
+        return False
+    text = span.doc.text
+    line_start = text.rfind("\n", 0, span.start_char) + 1
+    return not text[line_start : span.start_char].strip()
 
 
 # A time of day on a 24-hour clock, with a mark some write before it.

@@ -22,6 +22,7 @@ from spacy.tokens import Doc
 
 from ..knowledge import lookup
 from ..knowledge.specialties import is_specialty_word
+from ..text.titles import DOCUMENT_WORDS
 from .cues import UNIT
 from .finder import Candidate
 from .words import DocWords
@@ -30,13 +31,6 @@ SEPARATORS = frozenset({"\u00b7", "|", "-", "\u2013", "\u2014", "\u2022"})
 # Words a unit's name may hold besides capitalised ones ("Health & Safety").
 JOINERS = frozenset({"&", "/", "and", "of", "for"})
 UNIT_WORDS = (2, 6)
-# Words that end a document's title rather than a unit's name.
-DOCUMENT_WORDS = frozenset(
-    {
-        "record", "report", "note", "notes", "summary", "log", "form", "letter",
-        "notification", "consult", "consultation", "evaluation", "assessment",
-    }
-)  # fmt: skip
 
 
 def find_units(

@@ -1705,6 +1705,13 @@ def test_clause_kept_must_map_labels_to_words():
         ("clock_labels", "Moved from Lagos in 2006 with her son", "2006", True),
         ("clock_labels", "lymphoma since\n2006. Per her son", "2006", True),  # runs on
         ("clock_labels", "Excised 2081: benign", "2081", True),  # no time of day
+        # A document's title in capitals opening its line.
+        ("title_line_labels", "NEWBORN NURSERY DISCHARGE SUMMARY\nHays Pavilion",
+         "NEWBORN NURSERY DISCHARGE SUMMARY", False),
+        ("title_line_labels", "Seen at QUILLON COUNTY CLINIC today", "QUILLON COUNTY CLINIC",
+         True),
+        ("title_line_labels", "Copy to: WELLNESS FORUM NOTE", "WELLNESS FORUM NOTE",
+         True),  # not opening its line
         # A login has a letter and no space.
         ("no_login_labels", "CD4 (nadir 212) on ART", "nadir 212", False),
         ("no_login_labels", "self-pay $85 on standby", "$85", False),
