@@ -34,7 +34,9 @@ and looks like a name (`guard.NameGuard`):
   stands near ("XR L foot 8/3:", "vs 8/7", `slash_dates.py`);
 - with the `kin_age` class on (off by default), a number in brackets after
   a relative's name, and the numbers after "ages" ("children Ishimwe (6)",
-  "ages 14 and 9", `kin_ages.py`).
+  "ages 14 and 9", `kin_ages.py`);
+- with the `weekday` class on (off by default), a weekday right before a
+  date or in brackets right after one ("Fri 13-Jan-2090", `weekdays.py`).
 
 A name extends over further name-like words, middle initials and hyphenated
 parts on its line ("per rn b. achebe" gives "b. achebe"); a name followed by
@@ -57,7 +59,7 @@ from ..labels import LABEL_NAMES, NOT_PHI_KEY, normalize_label
 from ..tagging.ents import first_free, token_mask, write_ents
 from .cues import ARROW, CITY, CLINICIAN, CUE_CLASSES, PATIENT, RELATIVE
 from .cues import FACILITY, JOB, KIN_AGE, MONTH, SIGN_OFF, SLASH_DATE, STATE, UNIT
-from .cues import WARD
+from .cues import WARD, WEEKDAY
 from .cues import CueIndex, default_cues
 from .finder import NameReader, after_cues, around_arrows, before_post_nominals
 from .finder import sentence_subjects
@@ -69,6 +71,7 @@ from .months import find_months
 from .places import find_places, find_state_codes
 from .slash_dates import find_slash_dates
 from .units import find_units
+from .weekdays import find_weekdays
 from .wards import find_wards
 from .words import DocWords
 
@@ -319,6 +322,8 @@ class PhiSafetyNet(CfgSerializable, Pipe):
             found += find_slash_dates(words, taken_flags)
         if KIN_AGE in labels and labels.get(RELATIVE):
             found += find_kin_ages(words, taken_flags, doc, labels[RELATIVE])
+        if WEEKDAY in labels:
+            found += find_weekdays(words, taken_flags, doc, labels[WEEKDAY])
         if WARD in labels:
             found += find_wards(words, taken_flags)
         if FACILITY in labels:

@@ -37,6 +37,8 @@ UNIT = "unit"
 SLASH_DATE = "slash_date"
 # A relative's age in brackets after the name, or after "ages" (`kin_ages.py`).
 KIN_AGE = "kin_age"
+# A weekday right before or after a date (`weekdays.py`).
+WEEKDAY = "weekday"
 CUE_CLASSES = (
     CLINICIAN,
     PATIENT,
@@ -52,6 +54,7 @@ CUE_CLASSES = (
     UNIT,
     SLASH_DATE,
     KIN_AGE,
+    WEEKDAY,
 )
 
 CLINICIAN_TITLES: Tuple[str, ...] = ("dr", "doctor")
