@@ -1345,6 +1345,20 @@ def is_document_title(span: Span) -> bool:
     return not text[line_start : span.start_char].strip()
 
 
+def is_reading(span: Span) -> bool:
+    """Whether a span is a number right after "=": a scale's reading
+    ("PHQ-9 = 11"), no age. No gold age of 8,000 train notes, the dev draws,
+    the notes by other hands or `en_notes` follows "=".
+
+    span (Span): The entity.
+    RETURNS (bool): True for such a span.
+    """
+    if not span.text.isdigit():
+        return False
+    before = _word_before(span.doc, span.start)
+    return before is not None and before.text == "="
+
+
 # A time of day on a 24-hour clock, with a mark some write before it.
 _CLOCK = re.compile(r"[@~]?([01][0-9]|2[0-3])[0-5][0-9]")
 # Words after which four digits are a time of day ("at 2100", "@ 0700").

@@ -169,7 +169,7 @@ from .not_phi import is_day_count, is_modal_verb, is_no_year, is_specialty
 from .not_phi import holds_code, is_saturation, is_season_event, word_at
 from .not_phi import is_sat_verb, is_technical, is_field_label, is_word_after_article
 from .not_phi import is_before_by, is_clock_time, is_credential_shaped, is_lab_value
-from .not_phi import is_document_title, is_no_login, is_second_credential
+from .not_phi import is_document_title, is_no_login, is_reading, is_second_credential
 from .not_phi import is_section_header, is_table_number
 from .code import code_lines
 from .cues import cue_after, cue_word, cued_label, job_cued, kin_age, phrase_before
@@ -229,6 +229,7 @@ _SHAPES: Dict[str, Callable[[Span], bool]] = {
     "no_login_labels": is_no_login,
     "second_credential_labels": is_second_credential,
     "title_line_labels": is_document_title,
+    "reading_labels": is_reading,
 }
 _CUE_WINDOW = 3
 # Marks between the items of a list of names ("akin, burden & manana").
@@ -334,6 +335,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "no_login_labels": [],
     "second_credential_labels": [],
     "title_line_labels": [],
+    "reading_labels": [],
 }
 
 
@@ -447,6 +449,7 @@ def make_phi_relabel(
     no_login_labels: List[str],
     second_credential_labels: List[str],
     title_line_labels: List[str],
+    reading_labels: List[str],
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -709,6 +712,8 @@ def make_phi_relabel(
     title_line_labels (List[str]): Labels whose spans that are a document's
         title in capitals at a line's start are no PHI
         (`not_phi.is_document_title`: "NEWBORN NURSERY DISCHARGE SUMMARY").
+    reading_labels (List[str]): Labels whose spans of a number right after
+        "=" are no PHI (`not_phi.is_reading`: "PHQ-9 = 11" tagged as an age).
     """
     return PhiRelabel(
         name,
@@ -811,6 +816,7 @@ def make_phi_relabel(
         no_login_labels=no_login_labels,
         second_credential_labels=second_credential_labels,
         title_line_labels=title_line_labels,
+        reading_labels=reading_labels,
     )
 
 

@@ -1705,6 +1705,9 @@ def test_clause_kept_must_map_labels_to_words():
         ("clock_labels", "Moved from Lagos in 2006 with her son", "2006", True),
         ("clock_labels", "lymphoma since\n2006. Per her son", "2006", True),  # runs on
         ("clock_labels", "Excised 2081: benign", "2081", True),  # no time of day
+        # A number right after "=" is a reading.
+        ("reading_labels", "PHQ-9 = 11, GAD-7 = 8", "11", False),
+        ("reading_labels", "A 44 yo man", "44", True),
         # A document's title in capitals opening its line.
         ("title_line_labels", "NEWBORN NURSERY DISCHARGE SUMMARY\nHays Pavilion",
          "NEWBORN NURSERY DISCHARGE SUMMARY", False),
