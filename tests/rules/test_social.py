@@ -16,6 +16,18 @@ POSITIVES = [
         "PROFESSION",
     ),
     ("profession.works_shift_as", "works weekends as an usher.", "usher", "PROFESSION"),
+    (
+        "profession.works_shift_as_lexicon",
+        "Mom works nights as a CNA at Briarwood.",
+        "CNA",
+        "PROFESSION",
+    ),
+    (
+        "profession.works_shift_as_lexicon",
+        "works weekends as part-time Roofer",
+        "Roofer",
+        "PROFESSION",
+    ),
     ("profession.is_a_at", "Pt is a welder for Harwick Steel.", "welder", "PROFESSION"),
     ("profession.is_a_at", "She is an usher at Grand Theater", "usher", "PROFESSION"),
     ("profession.works_as", "He works as a paramedic.", "paramedic", "PROFESSION"),

@@ -124,6 +124,23 @@ PATTERNS: List[dict] = [
         validator="occupation",
         score=0.8,
     ),
+    # works nights as a CNA at ...: a job of the lexicon after a shift word,
+    # in any case ("CNA", "Roofer").
+    _social(
+        "profession.works_shift_as_lexicon",
+        "PROFESSION",
+        r"(?<![\w\-])"
+        + _WORK
+        + r"[ \t]+(?i:nights|days|evenings|weekends|overnights|part-time"
+        r"|full-time|seasonally)[ \t]+(?i:as)[ \t]+"
+        + _ARTICLE
+        + _MODIFIER
+        + r"(?P<phi>"
+        + _JOB
+        + r"s?)"
+        + _END,
+        score=0.85,
+    ),
     # Pt is an usher at Grand Theater / She is a welder for Acme: "is a" and
     # a job outside the lexicon, then its employer's capitalised name.
     _social(
