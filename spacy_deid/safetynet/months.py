@@ -12,6 +12,8 @@ span.
 A month's abbreviation in title case ("Sept", "Nov") is a date after a word
 that sets a time ("in", "since", "until", "early", ...): "seen last in Nov",
 "was 19 in Sept"; elsewhere "Jan" and "Jun" are names too, "Dec" shorthand.
+So is "May" after such a word or before the second month of a range ("in
+May", "tried May through September"), where the modal verb never stands.
 
 Candidates are (first word, end word, cue class) in word positions of
 `DocWords`, as in `finder.py`.
@@ -35,6 +37,10 @@ TIME_WORDS = frozenset(
 )  # fmt: skip
 
 
+# Words between the two months of a range ("May through September").
+RANGE_LINKS = frozenset({"through", "thru", "to", "until", "-", "\u2013"})
+
+
 def find_months(words: DocWords, taken: Sequence[bool]) -> List[Candidate]:
     """Month names on words outside entities and known non-PHI.
 
@@ -49,9 +55,26 @@ def find_months(words: DocWords, taken: Sequence[bool]) -> List[Candidate]:
             continue
         if word.text in MONTH_NAMES and not _name_follows(words, position + 1):
             found.append((position, position + 1, MONTH))
+        elif word.text == "May" and _may_is_month(words, position):
+            found.append((position, position + 1, MONTH))
         elif word.text.rstrip(".") in MONTH_ABBRS and _after_time_word(words, position):
             found.append((position, position + 1, MONTH))
     return found
+
+
+def _may_is_month(words: DocWords, position: int) -> bool:
+    """"May" after a word that sets a time ("in May", "until May"), or
+    before "through", "to" or a dash and a month ("May through September"):
+    the modal verb stands in neither place."""
+    if _after_time_word(words, position):
+        return True
+    link, month = position + 1, position + 2
+    if month >= len(words) or words.words[link].newline_before:
+        return False
+    if words.words[link].text.lower() not in RANGE_LINKS:
+        return False
+    text = words.words[month].text.rstrip(".")
+    return not words.words[month].newline_before and (text in MONTHS or text in MONTH_ABBRS)
 
 
 def _after_time_word(words: DocWords, position: int) -> bool:

@@ -25,6 +25,9 @@ def nlp():
         # An abbreviation after a word that sets a time.
         ("Score 14 today (was 19 in Sept).", ["Sept"]),
         ("Seen last in Nov. Since then well.", ["Nov."]),  # one token
+        # "May" after a time word or opening a range of months.
+        ("Tried May through September, then stopped.", ["May", "September"]),
+        ("Plans to travel in May with family.", ["May"]),
     ],
 )
 def test_finds_month_names_standing_free(nlp, text, expected):
@@ -36,6 +39,7 @@ def test_finds_month_names_standing_free(nlp, text, expected):
     [
         # The modal verb, lower case, a first name before a surname or initial.
         "May resume work next week.",
+        "Pt May to go home; May through the weekend is fine.",
         "recheck in october.",
         "Visited by July Okonkwo today.",
         "Signed: July B. Vantreese",
