@@ -36,7 +36,9 @@ and looks like a name (`guard.NameGuard`):
   a relative's name, and the numbers after "ages" ("children Ishimwe (6)",
   "ages 14 and 9", `kin_ages.py`);
 - with the `weekday` class on (off by default), a weekday right before a
-  date or in brackets right after one ("Fri 13-Jan-2090", `weekdays.py`).
+  date or in brackets right after one ("Fri 13-Jan-2090", `weekdays.py`);
+- with the `login` class on (off by default), a login made from the name of
+  a person the doc names ("rkaleikini" and "Ronan Kaleikini", `logins.py`).
 
 A name extends over further name-like words, middle initials and hyphenated
 parts on its line ("per rn b. achebe" gives "b. achebe"); a name followed by
@@ -59,7 +61,7 @@ from ..labels import LABEL_NAMES, NOT_PHI_KEY, normalize_label
 from ..tagging.ents import first_free, token_mask, write_ents
 from .cues import ARROW, CITY, CLINICIAN, CUE_CLASSES, PATIENT, RELATIVE
 from .cues import FACILITY, JOB, KIN_AGE, MONTH, SIGN_OFF, SLASH_DATE, STATE, UNIT
-from .cues import WARD, WEEKDAY
+from .cues import LOGIN, WARD, WEEKDAY
 from .cues import CueIndex, default_cues
 from .finder import NameReader, after_cues, around_arrows, before_post_nominals
 from .finder import sentence_subjects
@@ -67,6 +69,7 @@ from .guard import NameGuard
 from .facilities import find_facilities
 from .jobs import find_jobs
 from .kin_ages import find_kin_ages
+from .logins import find_logins
 from .months import find_months
 from .places import find_places, find_state_codes
 from .slash_dates import find_slash_dates
@@ -324,6 +327,11 @@ class PhiSafetyNet(CfgSerializable, Pipe):
             found += find_kin_ages(words, taken_flags, doc, labels[RELATIVE])
         if WEEKDAY in labels:
             found += find_weekdays(words, taken_flags, doc, labels[WEEKDAY])
+        if LOGIN in labels:
+            persons = frozenset(
+                labels[kind] for kind in (CLINICIAN, PATIENT, RELATIVE) if labels.get(kind)
+            )
+            found += find_logins(words, taken_flags, doc, persons)
         if WARD in labels:
             found += find_wards(words, taken_flags)
         if FACILITY in labels:

@@ -39,6 +39,8 @@ SLASH_DATE = "slash_date"
 KIN_AGE = "kin_age"
 # A weekday right before or after a date (`weekdays.py`).
 WEEKDAY = "weekday"
+# A login made from a person's name in the same doc (`logins.py`).
+LOGIN = "login"
 CUE_CLASSES = (
     CLINICIAN,
     PATIENT,
@@ -55,6 +57,7 @@ CUE_CLASSES = (
     SLASH_DATE,
     KIN_AGE,
     WEEKDAY,
+    LOGIN,
 )
 
 CLINICIAN_TITLES: Tuple[str, ...] = ("dr", "doctor")
