@@ -287,8 +287,10 @@ class NameGuard:
         people = (
             known.surname_count if surname else known.surname_count + known.given_count
         )
-        if people < self.min_name_count and is_condition_word(lower):
-            return False  # "re: Osteonecrosis" (not "Burkitt", whom many bear)
+        if (people < self.min_name_count or text.islower()) and is_condition_word(lower):
+            # "re: Osteonecrosis", "Father: colon ca" (not "Burkitt", whom many
+            # bear, nor "Colon" written as a name).
+            return False
         if self._is_ordinary(lower, known):
             if allow_caps and self._surname_after_title(text, lower, known):
                 return True

@@ -1,14 +1,16 @@
 """Ages of relatives that `phi_safety_net` adds where no detector found them:
 a number in brackets right after a relative's name ("children Ishimwe (6)
-and Uwase (3)", "dau Lanh (now 5)") and the numbers after "ages" ("two
-children, ages 14 and 9").
+and Uwase (3)", "dau Lanh (now 5)"), the numbers after "ages" ("two
+children, ages 14 and 9") and an age at diagnosis in a family history
+("breast ca dx 49", not "dx 10 yrs ago").
 
 A number in brackets after a name is an age only in a family's context:
 "sick list: Maury (19)" of a sign-out gives a bed. So the name must be a
 person entity, and a relative's word (`cues.RELATIVE_CUES` or a plural:
 "kids", "siblings") must come before it on its line, with no sentence end
 between. On 3,000 generated train notes and a dev draw, with their gold
-names, each of the 83 numbers so placed or after "ages" is a gold age.
+names, each of the 83 numbers so placed or after "ages" is a gold age, and
+so is each of the 25 numbers after "dx".
 
 Candidates are (first word, end word, cue class) in word positions of
 `DocWords`, as in `finder.py`.
@@ -29,6 +31,13 @@ KIN_WORDS = frozenset(RELATIVE_CUES) | {
 # Words inside the brackets before the number ("(now 5)", "(age 4)").
 AGE_WORDS = frozenset({"now", "age", "aged"})
 AGES_CUES = frozenset({"ages", "aged"})
+# Words before an age at diagnosis ("dx 49"), and durations that make the
+# number no age ("dx 10 yrs ago").
+DIAGNOSIS_CUES = frozenset({"dx"})
+DURATION_WORDS = frozenset(
+    {"y", "yr", "yrs", "year", "years", "mo", "mos", "month", "months", "wk",
+     "wks", "week", "weeks", "d", "day", "days", "ago", "/"}
+)  # fmt: skip
 _LIST_WORDS = frozenset({",", "and", "&"})
 _SENTENCE_ENDS = frozenset({".", ";", "!", "?"})
 _MAX_AGE_DIGITS = 2
@@ -50,7 +59,11 @@ def find_kin_ages(
     for position, word in enumerate(words.words):
         if taken[word.index] or not _is_age_number(word.text):
             continue
-        if _after_kin_name(words, doc, person, position) or _after_ages(words, position):
+        if (
+            _after_kin_name(words, doc, person, position)
+            or _after_ages(words, position)
+            or _at_diagnosis(words, position)
+        ):
             found.append((position, position + 1, KIN_AGE))
     return found
 
@@ -89,6 +102,16 @@ def _after_kin_name(words: DocWords, doc: Doc, person: str, position: int) -> bo
             return True
         k -= 1
     return False
+
+
+def _at_diagnosis(words: DocWords, position: int) -> bool:
+    """"dx 49" with no duration after it ("dx 10 yrs ago")."""
+    if _text(words, position - 1) not in DIAGNOSIS_CUES:
+        return False
+    after = position + 1
+    if after < len(words) and not words.words[after].newline_before:
+        return words.words[after].text.lower() not in DURATION_WORDS
+    return True
 
 
 def _after_ages(words: DocWords, position: int) -> bool:

@@ -139,6 +139,7 @@ def test_finds_names_in_cue_positions(nlp, text, expected):
         "(pgr 4402)",
         "pt grant funding",
         "14 Fr Foley placed",  # a catheter's size, not "Fr."
+        "Father: colon ca at 66",  # a lower-case organ, whoever bears it
         "adv to ADA as tol, SLP bedside swallow",  # no capitalised name
         "Pt and son verbalized understanding",
         "d/w mills re: plan",  # more a word than its name counts explain

@@ -33,6 +33,7 @@ def with_names(nlp, text, names):
         ("Kids: Quillon Vantreese (12)", ["Quillon Vantreese"], ["12"]),
         ("two children, ages 14 and 9. Born in Lagos", [], ["14", "9"]),
         ("kids ages 4, 7 and 11 at home", [], ["4", "7", "11"]),
+        ("Mat. aunt: breast ca dx 49; BRCA neg", [], ["49"]),
     ],
 )
 def test_finds_relatives_ages(nlp, text, names, expected):
@@ -47,6 +48,7 @@ def test_finds_relatives_ages(nlp, text, names, expected):
         ("son at home. Quillon (19) paged", ["Quillon"]),  # a sentence between
         ("son Quillon (119) called", ["Quillon"]),  # three digits
         ("ages\n14 and 9", []),  # across a line
+        ("DM2 dx 10 yrs ago", []),  # a duration
     ],
 )
 def test_leaves_numbers_outside_a_family_context(nlp, text, names):
