@@ -38,7 +38,9 @@ and looks like a name (`guard.NameGuard`):
 - with the `weekday` class on (off by default), a weekday right before a
   date or in brackets right after one ("Fri 13-Jan-2090", `weekdays.py`);
 - with the `login` class on (off by default), a login made from the name of
-  a person the doc names ("rkaleikini" and "Ronan Kaleikini", `logins.py`).
+  a person the doc names ("rkaleikini" and "Ronan Kaleikini", `logins.py`);
+- with the `initials` class on (off by default), initials after a dash or
+  slash that sign an entry ("No concerns. -KD", `initials.py`).
 
 A name extends over further name-like words, middle initials and hyphenated
 parts on its line ("per rn b. achebe" gives "b. achebe"); a name followed by
@@ -61,12 +63,13 @@ from ..labels import LABEL_NAMES, NOT_PHI_KEY, normalize_label
 from ..tagging.ents import first_free, token_mask, write_ents
 from .cues import ARROW, CITY, CLINICIAN, CUE_CLASSES, PATIENT, RELATIVE
 from .cues import FACILITY, JOB, KIN_AGE, MONTH, SIGN_OFF, SLASH_DATE, STATE, UNIT
-from .cues import LOGIN, WARD, WEEKDAY
+from .cues import INITIALS, LOGIN, WARD, WEEKDAY
 from .cues import CueIndex, default_cues
 from .finder import NameReader, after_cues, around_arrows, before_post_nominals
 from .finder import sentence_subjects
 from .guard import NameGuard
 from .facilities import find_facilities
+from .initials import find_initials
 from .jobs import find_jobs
 from .kin_ages import find_kin_ages
 from .logins import find_logins
@@ -332,6 +335,8 @@ class PhiSafetyNet(CfgSerializable, Pipe):
                 labels[kind] for kind in (CLINICIAN, PATIENT, RELATIVE) if labels.get(kind)
             )
             found += find_logins(words, taken_flags, doc, persons)
+        if INITIALS in labels:
+            found += find_initials(words, taken_flags)
         if WARD in labels:
             found += find_wards(words, taken_flags)
         if FACILITY in labels:

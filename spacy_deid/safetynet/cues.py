@@ -41,6 +41,8 @@ KIN_AGE = "kin_age"
 WEEKDAY = "weekday"
 # A login made from a person's name in the same doc (`logins.py`).
 LOGIN = "login"
+# Initials after a dash or slash that sign an entry (`initials.py`).
+INITIALS = "initials"
 CUE_CLASSES = (
     CLINICIAN,
     PATIENT,
@@ -58,6 +60,7 @@ CUE_CLASSES = (
     KIN_AGE,
     WEEKDAY,
     LOGIN,
+    INITIALS,
 )
 
 CLINICIAN_TITLES: Tuple[str, ...] = ("dr", "doctor")
