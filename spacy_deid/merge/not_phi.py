@@ -974,6 +974,8 @@ def is_section_header(span: Span) -> bool:
     span (Span): The entity.
     RETURNS (bool): True for such a span.
     """
+    if not all(t.is_upper or t.text in _HEADER_MARKS for t in span if not t.is_space):
+        return False  # most spans: no need to read the doc's text
     text = span.doc.text
     start, end = span.start_char, span.end_char
     line_start = text.rfind("\n", 0, start) + 1
@@ -999,6 +1001,7 @@ def is_section_header(span: Span) -> bool:
 # A header line's words: capitals, with single spaces, hyphens, slashes and
 # ampersands between them.
 _HEADER = re.compile(r"[ \t]*[A-Z]+(?:(?: ?[-/&] ?| )[A-Z]+)*")
+_HEADER_MARKS = frozenset({"-", "/", "&"})
 
 
 def _header_words(header: str) -> bool:
