@@ -470,7 +470,7 @@ class PhiConsistency(CfgSerializable, Pipe):
             return []
         tokens = DocTokens(doc) if tokens is None else tokens
         found = _occurrences(tokens, strings) + _cased_occurrences(doc, strings)
-        found += _part_occurrences(doc, strings)
+        found += _part_occurrences(doc, tokens, strings)
         chosen = _select(doc, found)
         sources = {text: _source(strings, text) for text in {c[2] for c in chosen}}
         spans = [Span(doc, s, e, label=sources[text].label) for s, e, text in chosen]
@@ -577,17 +577,20 @@ def _cased_occurrences(doc: Doc, strings: PhiStrings) -> List[Tuple[int, int, st
     return found
 
 
-def _part_occurrences(doc: Doc, strings: PhiStrings) -> List[Tuple[int, int, str]]:
+def _part_occurrences(
+    doc: Doc, tokens: DocTokens, strings: PhiStrings
+) -> List[Tuple[int, int, str]]:
     """The occurrences (token start, end, key) of the words of names where
     they stand as a name (`parts.in_name_position`); the key is the lower
     form with a leading "~"."""
-    if not strings.parts:
+    parts = strings.parts
+    if not parts:
         return []
-    return [
-        (token.i, token.i + 1, "~" + token.lower_)
-        for token in doc
-        if token.lower_ in strings.parts and in_name_position(token)
-    ]
+    found = []
+    for start, lower in zip(tokens.starts, tokens.lowers, strict=True):
+        if lower in parts and in_name_position(doc[start]):
+            found.append((start, start + 1, "~" + lower))
+    return found
 
 
 def _mid_sentence(token: Token) -> bool:

@@ -41,11 +41,10 @@ def find_initials(words: DocWords, taken: Sequence[bool]) -> List[Candidate]:
     """
     found: List[Candidate] = []
     for position in range(1, len(words)):
-        word = words.words[position]
-        if taken[word.index] or not _INITIALS.fullmatch(word.text):
-            continue
-        mark = words.words[position - 1]
+        mark, word = words.words[position - 1], words.words[position]
         if mark.text not in _MARKS or not word.joined:
+            continue  # most words: no mark before them
+        if taken[word.index] or not _INITIALS.fullmatch(word.text):
             continue
         if not (_opens(words, position - 1) and _ends(words, position)):
             continue

@@ -50,7 +50,7 @@ def find_logins(
         return []
     found: List[Candidate] = []
     for position, word in enumerate(words.words):
-        if taken[word.index]:
+        if len(word.text) < 5 or not word.text.islower() or taken[word.index]:
             continue
         match = _LOGIN.fullmatch(word.text)
         if match is None or match.group(1) not in made:

@@ -61,7 +61,7 @@ def find_slash_dates(words: DocWords, taken: Sequence[bool]) -> List[Candidate]:
     """
     found: List[Candidate] = []
     for position, word in enumerate(words.words):
-        if taken[word.index] or not _MONTH_DAY.match(word.text):
+        if "/" not in word.text or taken[word.index] or not _MONTH_DAY.match(word.text):
             continue
         if _marks_date(words, position) and not _marks_score(words, position):
             found.append((position, position + 1, SLASH_DATE))
