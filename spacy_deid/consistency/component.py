@@ -18,7 +18,9 @@ A string that is an ordinary word never spreads, except a one-word name of
 `cased_labels` written capitalised ("Dawn", "Joy"): it spreads, with its
 case, to the same capitalised word inside a sentence only ("called Dawn's
 phone", not "Dawn broke" at a sentence start, where it may be the word), and
-not before an eponym's head ("Foley catheter").
+not before an eponym's head ("Foley catheter"). With `part_labels`, the
+words of a name of several words spread alone too, where they stand as a
+name ("Mendes" after "Jorge Mendes"; `parts.py`).
 
 Scope "patient" (default): in `nlp.pipe`, each contiguous run of docs with the
 same patient id (`extensions.get_patient`) is one scope, so a name found in the

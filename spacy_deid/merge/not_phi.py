@@ -19,8 +19,8 @@ from ..knowledge.abbreviations import is_medical_abbreviation
 from ..knowledge.credentials import is_credential
 from ..knowledge.occupations import is_known_job, is_occupation_word
 from ..knowledge.specialties import is_specialty_word
-from ..rules.lexicons.facilities import HOSPITAL_ABBRS
 from ..rules.lexicons.clinical import EPONYM_HEADS, before_eponym_head
+from ..rules.lexicons.facilities import HOSPITAL_ABBRS
 from ..rules.patterns.dates import HOLIDAY_WORDS
 from ..rules.validators import MAX_YEAR, MIN_BARE_YEAR
 from ..text.datenames import MONTH_ABBRS, MONTHS, WEEKDAY_ABBRS, WEEKDAYS
@@ -1370,8 +1370,8 @@ _CLOCK_CUES = frozenset({"at", "@", "~"})
 
 def is_clock_time(span: Span) -> bool:
     """Whether a span is four digits of a 24-hour time ("2140") that open
-    their line (the line before not running on into it: "since\n2006") or
-    follow "at", "@" or "~" ("at 2100", "@0700"): a log's time, no year. On
+    their line (unless the line before runs on into it, ending in "since")
+    or follow "at", "@" or "~" ("at 2100", "@0700"): a log's time, no year. On
     8,000 generated train notes no such number opening a line is a date,
     and 8 of 600 after "at" and its like are ("around 2006": no cue here).
 
@@ -1389,7 +1389,7 @@ def is_clock_time(span: Span) -> bool:
         i -= 1
     if i >= 0 and not (doc[i].is_space and "\n" in doc[i].text):
         return doc[i].lower_ in _CLOCK_CUES
-    # Opening a line, unless the line before runs on into it ("since\n2006").
+    # Opening a line, unless the line before runs on into it (ends "since").
     while i >= 0 and doc[i].is_space:
         i -= 1
     return i < 0 or not doc[i].text[-1:].islower()
@@ -1409,11 +1409,13 @@ def is_credential_shaped(span: Span, after_credential: bool = False) -> bool:
     capitals that few people bear as a name, right after a comma that
     follows a name written in mixed case, maybe after other credentials
     ("CCDS" in "Ana Ruiz, CCDS", "LCDC-II", "CCDS, RCES", "FCCP" in "Ana
-    Ruiz, MD, FCCP"); no hospital's initials ("Ana Ruiz, MD, UCSF"). No credential list holds them all; in capitals text a
-    name's parts stand so ("ZINZUN, WILLIE"), in mixed case only
-    credentials do.
+    Ruiz, MD, FCCP"); no hospital's initials ("Ana Ruiz, MD, UCSF"). No
+    credential list holds them all; in capitals text a name's parts stand
+    so ("ZINZUN, WILLIE"), in mixed case only credentials do.
 
     span (Span): The entity.
+    after_credential (bool): Only after another credential ("Ana Ruiz, MD,
+        FCCP"; not "Dr. Ana Ruiz, SMPC", which names her practice).
     RETURNS (bool): True for such a span.
     """
     parts = span.text.split(", ")

@@ -90,12 +90,18 @@ verb (`sat_verb_labels`: "sat in chair"), technical text (`tech_labels`:
 "Ctrl+V", "docker run -p"), a form's field label (`field_labels`: "UNIT
 NUMBER:"), a word right after an article (`article_labels`: "a Honda"), a
 span right before "by" and another entity (`by_labels`: "Gross by Ford"), a
-section's header (`header_labels`: "GROSS" on its own line), a measurement
-(`lab_value_labels`: "LDL 131"), numbers in a run of a numeric table's
-cells (`table_labels`: a flowsheet's "400"), and a lone credential after a
-person's name, a comma and maybe other credentials ("MA" in "Ana Ruiz, MA" and "CCM" in "Ana
-Ruiz, RN, CCM", not "MA" in "Salem, MA"); a name span of `person_labels` loses
-its trailing ", CNM". A range of years is two dates (`year_range_labels`:
+section's header (`header_labels`: "GROSS", "CRASH CART" on its own line),
+a measurement (`lab_value_labels`: "LDL 131"), numbers in a run of a numeric
+table's cells (`table_labels`: a flowsheet's "400"), capitals shaped like a
+credential after a name (`credential_shape_labels`: "Ana Ruiz, CCDS";
+`second_credential_labels`: "Ana Ruiz, MD, FCCP"), a 24-hour time opening a
+log's line or after "at" (`clock_labels`: "2140"), a login with a space or
+no letter (`no_login_labels`: "(bl 88)"), a document's title in capitals
+(`title_line_labels`: "NEWBORN NURSERY DISCHARGE SUMMARY"), a number after
+"=" (`reading_labels`: "PHQ-9 = 11"), and a lone credential after a
+person's name, a comma and maybe other credentials ("MA" in "Ana Ruiz, MA"
+and "CCM" in "Ana Ruiz, RN, CCM", not "MA" in "Salem, MA"); a name span of
+`person_labels` loses its trailing ", CNM". A range of years is two dates (`year_range_labels`:
 "2079-2087"), and a table's column gap cuts a span (`gap_labels`). Before
 all that, a span of `credentialed_labels` that a
 comma and a credential follow becomes a clinician's name

@@ -33,8 +33,8 @@ and looks like a name (`guard.NameGuard`):
   colon, a time word, brackets or a title mark a date and no score word
   stands near ("XR L foot 8/3:", "vs 8/7", `slash_dates.py`);
 - with the `kin_age` class on (off by default), a number in brackets after
-  a relative's name, and the numbers after "ages" ("children Ishimwe (6)",
-  "ages 14 and 9", `kin_ages.py`);
+  a relative's name, the numbers after "ages" and an age after "dx"
+  ("children Ishimwe (6)", "ages 14 and 9", "breast ca dx 49", `kin_ages.py`);
 - with the `weekday` class on (off by default), a weekday right before a
   date or in brackets right after one ("Fri 13-Jan-2090", `weekdays.py`);
 - with the `login` class on (off by default), a login made from the name of
