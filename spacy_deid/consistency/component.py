@@ -74,6 +74,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "extra_common_words": [],
     "cased_labels": [],
     "part_labels": [],
+    "part_min_score": 0.75,
 }
 
 
@@ -96,6 +97,7 @@ def make_phi_consistency(
     extra_common_words: List[str],
     cased_labels: List[str],
     part_labels: List[str],
+    part_min_score: float,
 ) -> "PhiConsistency":
     """Create a PhiConsistency component (factory "phi_consistency").
 
@@ -119,6 +121,9 @@ def make_phi_consistency(
     part_labels (List[str]): Labels whose names of several words also spread
         each capitalised word of three letters or more ("Mendes" of "Jorge
         Mendes"), under the same guard.
+    part_min_score (float): Names whose `phi_score` is lower spread no words
+        (a name's words must look like names besides, `parts.py`, so the
+        bar may sit below `min_score`).
     """
     return PhiConsistency(
         name,
@@ -134,6 +139,7 @@ def make_phi_consistency(
         extra_common_words=extra_common_words,
         cased_labels=cased_labels,
         part_labels=part_labels,
+        part_min_score=part_min_score,
     )
 
 
@@ -267,6 +273,7 @@ class PhiConsistency(CfgSerializable, Pipe):
         extra_common_words: Iterable[str] = (),
         cased_labels: Iterable[str] = (),
         part_labels: Iterable[str] = (),
+        part_min_score: float = 0.75,
     ) -> None:
         """Initialize the component.
 
@@ -284,6 +291,7 @@ class PhiConsistency(CfgSerializable, Pipe):
         cased_labels (Iterable[str]): Labels of capitalised one-word names
             that spread inside sentences although they are ordinary words.
         part_labels (Iterable[str]): Labels of names whose words spread too.
+        part_min_score (float): Lowest `phi_score` of such a name.
         """
         install_extensions()
         self.name = name
@@ -300,6 +308,7 @@ class PhiConsistency(CfgSerializable, Pipe):
             "extra_common_words": _word_list(extra_common_words),
             "cased_labels": _label_list(cased_labels, "cased_labels"),
             "part_labels": _label_list(part_labels, "part_labels"),
+            "part_min_score": part_min_score,
         }
         self._configure()
 
@@ -408,6 +417,8 @@ class PhiConsistency(CfgSerializable, Pipe):
         _check_not_deidentified(doc, index)
         tokens = DocTokens(doc)
         for ent in doc.ents:
+            if self._is_part_source(ent):
+                self._collect_parts(ent, strings)
             if not self._is_source(ent):
                 continue
             span = tokens.span_range(ent.start, ent.end)
@@ -427,9 +438,15 @@ class PhiConsistency(CfgSerializable, Pipe):
                     ent._.phi_score,
                     ent._.phi_flags or (),
                 )
-            if ent.label_ in self.cfg["part_labels"]:
-                self._collect_parts(ent, strings)
         return tokens
+
+    def _is_part_source(self, ent: Span) -> bool:
+        """Whether a name's words may spread: a name of `part_labels`, not
+        added by this component, scoring `part_min_score` or more."""
+        if ent.label_ not in self.cfg["part_labels"] or ent._.phi_source == SOURCE:
+            return False
+        score = ent._.phi_score
+        return score is None or score >= self.cfg["part_min_score"]
 
     def _collect_parts(self, ent: Span, strings: PhiStrings) -> None:
         """Add the name-like words of a name of several words (`parts.py`):
@@ -504,6 +521,7 @@ def apply_consistency(
     extra_common_words: Sequence[str] = (),
     cased_labels: Sequence[str] = (),
     part_labels: Sequence[str] = (),
+    part_min_score: float = 0.75,
 ) -> List[Doc]:
     """Mark repeated PHI strings across docs that belong together, e.g. all the
     notes of one patient gathered from anywhere in a stream. Run it on docs
@@ -517,8 +535,8 @@ def apply_consistency(
     lang (Optional[str]): Language of the stop and common words; None: the
         docs' vocab language.
     min_chars, min_digits, labels, exclude_labels, min_score,
-        extra_common_words, cased_labels, part_labels: As in the
-        `phi_consistency` config.
+        extra_common_words, cased_labels, part_labels, part_min_score: As in
+        the `phi_consistency` config.
     RETURNS (List[Doc]): The same docs, in the same order.
     """
     docs = list(docs)
@@ -538,6 +556,7 @@ def apply_consistency(
         extra_common_words=extra_common_words,
         cased_labels=cased_labels,
         part_labels=part_labels,
+        part_min_score=part_min_score,
     )
     return component.apply(docs, by_patient=by_patient)
 
@@ -690,6 +709,7 @@ def _check_cfg(cfg: Dict[str, Any]) -> None:
         value = cfg[key]
         if isinstance(value, bool) or not isinstance(value, int) or value < least:
             raise ValueError(f"phi_consistency: {key} must be an integer >= {least}")
-    score = cfg["min_score"]
-    if isinstance(score, bool) or not isinstance(score, (int, float)):
-        raise ValueError("phi_consistency: min_score must be a number")
+    for key in ("min_score", "part_min_score"):
+        score = cfg[key]
+        if isinstance(score, bool) or not isinstance(score, (int, float)):
+            raise ValueError(f"phi_consistency: {key} must be a number")

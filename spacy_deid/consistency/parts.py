@@ -7,9 +7,10 @@ short ones. So each word of a name of several words spreads too, where it
 looks like a name and stands where a name does:
 
 - the word: capitalised, three letters or more, not a short capitals word
-  ("EEG", "DDS" of a wrong span), no medical abbreviation or specialty, no
-  common English word used more as a word than as a name ("Will"), and
-  borne by a hundred people or more, or unknown to every table;
+  ("EEG", "DDS" of a wrong span), no medical abbreviation, credential
+  ("PharmD") or specialty, no common English word used more as a word than
+  as a name ("Will"), and borne by a hundred people or more, or unknown to
+  every table;
 - the occurrence: capitalised, and after it a mark, a line's end or a stop
   word only ("Kirchhoff to screen"; not "Austin Flint murmur", "Baker's
   cyst", "Wright stain", "Jordan curve").
@@ -21,6 +22,7 @@ from spacy.tokens import Span, Token
 
 from ..knowledge import lookup
 from ..knowledge.abbreviations import is_medical_abbreviation
+from ..knowledge.credentials import is_credential
 from ..knowledge.specialties import is_specialty_word
 
 # Capitals words this short are initials or abbreviations ("EEG", "ROSC").
@@ -51,7 +53,7 @@ def is_name_part(text: str) -> bool:
         return False
     if text.isupper() and len(text) <= _MAX_SHORT_CAPITALS:
         return False
-    if is_medical_abbreviation(text) or is_specialty_word(text):
+    if is_medical_abbreviation(text) or is_specialty_word(text) or is_credential(text):
         return False
     known = lookup(text)
     if known.is_common_word and known.word_zipf > known.name_zipf:

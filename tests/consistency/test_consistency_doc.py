@@ -241,6 +241,19 @@ def test_a_names_words_spread_alone_where_they_stand_as_a_name():
     assert [text[s - 6 : s] for s in starts] == ["  -   ", "Asked "]
 
 
+def test_name_words_have_their_own_score_bar():
+    text = "Meds by Ravi Vantreese, PharmD.\n04:19  VF   Vantreese\nPharmD note."
+    ents = [("Ravi Vantreese", "DOCTOR", 0.8)]
+    nlp, comp = make(part_labels=["DOCTOR"], min_score=0.9, part_min_score=0.75)
+    # Below min_score the whole name does not spread, its words do; a
+    # credential is no name's word.
+    assert added(run(comp, annotate(nlp, text, ents))) == [("Vantreese", "DOCTOR")]
+    nlp, comp = make(part_labels=["DOCTOR"], min_score=0.9, part_min_score=0.85)
+    assert added(run(comp, annotate(nlp, text, ents))) == []
+    with pytest.raises(ValueError, match="part_min_score"):
+        make(part_min_score="high")
+
+
 @pytest.mark.parametrize(
     "config,ents",
     [
