@@ -12,7 +12,7 @@ looks like a name and stands where a name does:
   as a name ("Will"), and borne by a hundred people or more, or unknown to
   every table;
 - the occurrence: capitalised, and after it a mark, a line's end or a stop
-  word only ("Kirchhoff to screen"; not "Austin Flint murmur", "Baker's
+  word only ("Kirchhoff to screen"; not "Graham Steell murmur", "Baker's
   cyst", "Wright stain", "Jordan curve").
 """
 
@@ -30,8 +30,9 @@ _MAX_SHORT_CAPITALS = 4
 _MIN_LETTERS = 3
 # Bearers that make a word a name whatever else it is.
 _MIN_BEARERS = 100
-# Words that follow a name without making it a longer name ("Mendes RN").
-_TITLES = frozenset({"rn", "md", "np", "pa", "do", "lpn", "cna", "jr", "sr"})
+# Post-nominals: words that follow a name without making it a longer one
+# ("Mendes RN").
+_POST_NOMINALS = frozenset({"rn", "md", "np", "pa", "do", "lpn", "cna", "jr", "sr"})
 
 
 def name_parts(ent: Span) -> List[Token]:
@@ -66,7 +67,7 @@ def is_name_part(text: str) -> bool:
 def in_name_position(token: Token) -> bool:
     """Whether a capitalised word stands alone as a name: after it a mark,
     a line's end or a stop word ("Kirchhoff to screen"; not "Jordan curve",
-    "Wright stain", "Austin Flint", "Baker's cyst")."""
+    "Wright stain", "Graham Steell", "Baker's cyst")."""
     if not token.text[:1].isupper():
         return False
     doc = token.doc
@@ -77,5 +78,5 @@ def in_name_position(token: Token) -> bool:
     if following.lower_ in ("'s", "\u2019s", "'"):
         return False
     if following.is_alpha and following.text[0].isupper():
-        return following.lower_ in _TITLES  # "Mendes RN" is no "Austin Flint"
+        return following.lower_ in _POST_NOMINALS  # "Mendes RN"; not "Graham Steell"
     return not following.is_alpha or following.is_stop

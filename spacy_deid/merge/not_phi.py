@@ -557,6 +557,10 @@ def is_bare_ordinal(span: Span) -> bool:
     return after.lower_ != "of" and after.lower_.rstrip(".") not in _DATE_WORDS
 
 
+# A time of day on the 24-hour clock: hours 00-23, minutes 00-59.
+_CLOCK = re.compile(r"(?:[01][0-9]|2[0-3])[0-5][0-9]")
+
+
 def is_no_year(span: Span) -> bool:
     """Whether a date-labelled span is a time of day on the 24-hour clock
     that no year of a note is: four digits outside [MIN_BARE_YEAR, MAX_YEAR]
@@ -568,11 +572,7 @@ def is_no_year(span: Span) -> bool:
     RETURNS (bool): True for such a span.
     """
     text = span.text
-    if len(text) != 4 or not text.isdigit():
-        return False
-    if MIN_BARE_YEAR <= int(text) <= MAX_YEAR:
-        return False
-    return int(text[:2]) <= 23 and int(text[2:]) <= 59
+    return bool(_CLOCK.fullmatch(text)) and not MIN_BARE_YEAR <= int(text) <= MAX_YEAR
 
 
 # Counters of days in hospital: post-operative, of life, post-partum, of
@@ -1362,8 +1362,6 @@ def is_reading(span: Span) -> bool:
     return before is not None and before.text == "="
 
 
-# A time of day on a 24-hour clock, with a mark some write before it.
-_CLOCK = re.compile(r"[@~]?([01][0-9]|2[0-3])[0-5][0-9]")
 # Words after which four digits are a time of day ("at 2100", "@ 0700").
 _CLOCK_CUES = frozenset({"at", "@", "~"})
 
@@ -1378,11 +1376,10 @@ def is_clock_time(span: Span) -> bool:
     span (Span): The entity.
     RETURNS (bool): True for such a span.
     """
-    match = _CLOCK.fullmatch(span.text)
-    if match is None:
+    if span.text[:1] in ("@", "~"):
+        return bool(_CLOCK.fullmatch(span.text[1:]))
+    if not _CLOCK.fullmatch(span.text):
         return False
-    if span.text[0] in "@~":
-        return True
     doc = span.doc
     i = span.start - 1
     while i >= 0 and doc[i].is_space and "\n" not in doc[i].text:

@@ -14,7 +14,7 @@ and looks like a name (`guard.NameGuard`):
   the other side a lone surname too or one word a detector found: DOCTOR;
 - with the `state` and `city` classes on (off by default), a US state's full
   name that few people bear, standing alone, a state's code right after a
-  city ("Sioux Falls, SD"), and a large city after "in", "from", "near" or
+  city ("Rapid City, SD"), and a large city after "in", "from", "near" or
   "to" (`places.py`);
 - with the `month` class on (off by default), a month's full name in title
   case standing free, "May" left out, and an abbreviation after a word that

@@ -375,7 +375,7 @@ def before_post_nominals(words: DocWords, reader: NameReader) -> List[Candidate]
 
 def _credential_after_comma(words: DocWords, position: int) -> bool:
     """A credential of three capitals or more after a comma and a
-    capitalised word ("Pruitt, CMA", "Okafor, LCSW"); shorter ones are also
+    capitalised word ("Pruitt, CMA", "Oduro, LCSW"); shorter ones are also
     states and shorthand ("MA", "PT")."""
     text = words.words[position].text
     if len(text) < 3 or not text.isupper() or not is_credential(text):

@@ -73,8 +73,9 @@ def _is_age_number(text: str) -> bool:
 
 
 def _text(words: DocWords, position: int) -> Optional[str]:
-    """A word's lower-case text, or None before the doc or across a line."""
-    if position < 0 or words.words[position + 1].newline_before:
+    """A word's lower-case text, or None before the doc or across a line
+    from the word after it."""
+    if not words.same_line(position, position + 1):
         return None
     return words.words[position].text.lower()
 

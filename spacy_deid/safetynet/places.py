@@ -12,8 +12,8 @@ On 8,000 generated train notes, no such state or city stands outside a gold
 span.
 
 A US state's postal code in capitals right after a city the detectors found,
-a comma or a space between on the same line, is the city's state ("Sioux
-Falls, SD", "Dearborn Heights MI"; a code that is a common word, "IN" or
+a comma or a space between on the same line, is the city's state ("Rapid
+City, SD", "Dearborn Heights MI"; a code that is a common word, "IN" or
 "OR", only after a comma; `find_state_codes`). On 3,000 generated train
 notes and a dev draw, with their gold cities, each of the 529 codes so
 placed is a gold state.
@@ -165,7 +165,7 @@ def _after_city_cue(words: DocWords, position: int) -> bool:
 def find_state_codes(
     words: DocWords, taken: Sequence[bool], doc: Doc, city: str
 ) -> List[Candidate]:
-    """US state codes right after a city entity ("Sioux Falls, SD").
+    """US state codes right after a city entity ("Rapid City, SD").
 
     words (DocWords): The doc's words.
     taken (Sequence[bool]): Per doc token, whether an entity or known

@@ -25,7 +25,7 @@ Candidates are (first word, end word, cue class) in word positions of
 import re
 from typing import List, Optional, Sequence
 
-from .cues import SLASH_DATE
+from .cues import CLINICIAN_TITLES, SLASH_DATE
 from .finder import Candidate
 from .words import DocWords
 
@@ -46,7 +46,6 @@ SCORE_WORDS = frozenset(
         "severity", "rated", "rates", "rating", "grade", "level", "ha",
     }
 )  # fmt: skip
-_TITLES = frozenset({"dr", "dr.", "doctor"})
 _SCORE_WINDOW = 3
 
 
@@ -69,25 +68,18 @@ def find_slash_dates(words: DocWords, taken: Sequence[bool]) -> List[Candidate]:
 
 
 def _neighbour(words: DocWords, position: int, step: int) -> Optional[str]:
-    """The text of the word `step` away on the same line, or None."""
+    """The text of the word `step` (1 or -1) away on the same line, or None."""
     other = position + step
-    if not 0 <= other < len(words):
-        return None
-    if words.words[max(position, other)].newline_before:
+    if not words.same_line(min(position, other), max(position, other)):
         return None
     return words.words[other].text
-
-
-def _same_line(words: DocWords, first: int, last: int) -> bool:
-    """Whether words first..last (inclusive) lie on one line of the doc."""
-    return not any(words.words[k].newline_before for k in range(first + 1, last + 1))
 
 
 def _marks_date(words: DocWords, position: int) -> bool:
     """Whether a colon, a time word, brackets or a title mark a date here."""
     after = _neighbour(words, position, 1) or ""
     before = _neighbour(words, position, -1) or ""
-    if after.startswith(":") or after.lower() in _TITLES:
+    if after.startswith(":") or after.lower().rstrip(".") in CLINICIAN_TITLES:
         return True
     if after.startswith(")") and _in_brackets(words, position):
         return True
@@ -98,7 +90,7 @@ def _in_brackets(words: DocWords, position: int) -> bool:
     """Whether an opening bracket comes before a word on its line with no
     closing one between."""
     k = position - 1
-    while k >= 0 and _same_line(words, k, position):
+    while words.same_line(k, position):
         text = words.words[k].text
         if ")" in text:
             return False
@@ -114,7 +106,7 @@ def _marks_score(words: DocWords, position: int) -> bool:
     denominator = words.words[position].text.split("/")[1]
     first = max(0, position - _SCORE_WINDOW)
     for k in range(first, position):
-        if not _same_line(words, k, position):
+        if not words.same_line(k, position):
             continue
         text = words.words[k].text.lower()
         if text.strip("():,;-") in SCORE_WORDS:

@@ -1,7 +1,7 @@
 """Weekdays that `phi_safety_net` adds where no detector found them: a
 day's name or abbreviation right before a date a detector found ("Date:
 Fri 13-Jan-2090", "Tue, 3/4") or in brackets right after one ("2088-02-19
-(Thursday)"). i2b2 2014 marks a day's name as a date of its own; next to a
+(Saturday)"). i2b2 2014 marks a day's name as a date of its own; next to a
 date it is nothing else, unless an initial or a title comes before it ("Dr.
 A Sun 2077-10-02"). On 3,000 generated train notes and 96 notes by other
 hands, each of the 63 weekdays so placed lies in a gold DATE span.
@@ -65,9 +65,8 @@ def _label(words: DocWords, doc: Doc, position: int) -> str:
 
 
 def _on_line(words: DocWords, position: int) -> bool:
-    """Whether the word at `position` exists and shares a line with the one
-    before it."""
-    return 0 < position < len(words) and not words.words[position].newline_before
+    """Whether the word at `position` shares a line with the one before it."""
+    return words.same_line(position - 1, position)
 
 
 def _before_date(words: DocWords, doc: Doc, date: str, position: int) -> bool:
@@ -79,7 +78,7 @@ def _before_date(words: DocWords, doc: Doc, date: str, position: int) -> bool:
 
 
 def _after_date(words: DocWords, doc: Doc, date: str, position: int) -> bool:
-    """"2088-02-19 (Thursday)": alone in brackets right after a date."""
+    """"2088-02-19 (Saturday)": alone in brackets right after a date."""
     opening, closing = position - 1, position + 1
     if not (_on_line(words, opening) and _on_line(words, closing)):
         return False

@@ -61,6 +61,13 @@ class DocWords:
             self._positions = {word.index: p for p, word in enumerate(self.words)}
         return self._positions.get(index)
 
+    def same_line(self, first: int, last: int) -> bool:
+        """Whether words first..last (positions, inclusive) exist and lie on
+        one line of the doc."""
+        if first < 0 or last >= len(self.words):
+            return False
+        return not any(self.words[k].newline_before for k in range(first + 1, last + 1))
+
     def rest(self, k: int) -> Tuple[str, ...]:
         """The pieces after piece k in the same word."""
         end = k + 1

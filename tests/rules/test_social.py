@@ -24,8 +24,8 @@ POSITIVES = [
     ),
     (
         "profession.works_shift_as_lexicon",
-        "works weekends as part-time Roofer",
-        "Roofer",
+        "works weekends as part-time Glazier",
+        "Glazier",
         "PROFESSION",
     ),
     ("profession.is_a_at", "Pt is a welder for Harwick Steel.", "welder", "PROFESSION"),

@@ -29,6 +29,18 @@ def ents(doc):
     return [(e.text, e.label_) for e in doc.ents]
 
 
+def net_with_ents(nlp, text, spans):
+    """The doc after the net alone, with (substring, label) spans set as the
+    detectors' entities."""
+    doc = nlp.make_doc(text)
+    found = []
+    for surface, label in spans:
+        start = text.index(surface)
+        found.append(doc.char_span(start, start + len(surface), label=label))
+    doc.ents = found
+    return nlp.get_pipe("phi_safety_net")(doc)
+
+
 @pytest.mark.parametrize(
     "text,expected",
     [

@@ -3,7 +3,7 @@ name, and the numbers after "ages", are ages."""
 
 import pytest
 
-from .test_component import make_nlp
+from .test_component import make_nlp, net_with_ents
 from .test_places import NAMES_OFF
 
 KIN_AGES = {**NAMES_OFF, "relative": "PATIENT", "kin_age": "AGE"}
@@ -12,17 +12,6 @@ KIN_AGES = {**NAMES_OFF, "relative": "PATIENT", "kin_age": "AGE"}
 @pytest.fixture(scope="module")
 def nlp():
     return make_nlp(labels=KIN_AGES)
-
-
-def with_names(nlp, text, names):
-    """The doc after the net, with the names set as PATIENT entities."""
-    doc = nlp.make_doc(text)
-    spans = []
-    for name in names:
-        start = text.index(name)
-        spans.append(doc.char_span(start, start + len(name), label="PATIENT"))
-    doc.ents = spans
-    return nlp.get_pipe("phi_safety_net")(doc)
 
 
 @pytest.mark.parametrize(
@@ -37,7 +26,7 @@ def with_names(nlp, text, names):
     ],
 )
 def test_finds_relatives_ages(nlp, text, names, expected):
-    doc = with_names(nlp, text, names)
+    doc = net_with_ents(nlp, text, [(name, "PATIENT") for name in names])
     assert [e.text for e in doc.ents if e.label_ == "AGE"] == expected
 
 
@@ -52,7 +41,7 @@ def test_finds_relatives_ages(nlp, text, names, expected):
     ],
 )
 def test_leaves_numbers_outside_a_family_context(nlp, text, names):
-    doc = with_names(nlp, text, names)
+    doc = net_with_ents(nlp, text, [(name, "PATIENT") for name in names])
     assert [e.text for e in doc.ents if e.label_ == "AGE"] == []
 
 

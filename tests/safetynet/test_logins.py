@@ -3,7 +3,7 @@ the doc names is that person's login."""
 
 import pytest
 
-from .test_component import make_nlp
+from .test_component import make_nlp, net_with_ents
 from .test_places import NAMES_OFF
 
 LOGINS = {**NAMES_OFF, "clinician": "DOCTOR", "login": "USERNAME"}
@@ -12,14 +12,6 @@ LOGINS = {**NAMES_OFF, "clinician": "DOCTOR", "login": "USERNAME"}
 @pytest.fixture(scope="module")
 def nlp():
     return make_nlp(labels=LOGINS)
-
-
-def with_name(nlp, text, name):
-    """The doc after the net, with `name` set as a DOCTOR entity."""
-    doc = nlp.make_doc(text)
-    start = text.index(name)
-    doc.ents = [doc.char_span(start, start + len(name), label="DOCTOR")]
-    return nlp.get_pipe("phi_safety_net")(doc)
 
 
 @pytest.mark.parametrize(
@@ -38,11 +30,13 @@ def with_name(nlp, text, name):
     ],
 )
 def test_logins_made_from_names(nlp, text, name, expected):
-    doc = with_name(nlp, text, name)
+    doc = net_with_ents(nlp, text, [(name, "DOCTOR")])
     assert [e.text for e in doc.ents if e.label_ == "USERNAME"] == expected
 
 
 def test_logins_are_off_by_default():
     nlp = make_nlp(labels={**NAMES_OFF, "clinician": "DOCTOR"})
-    doc = with_name(nlp, "Quillon Vantreese.\nqvantreese: called", "Quillon Vantreese")
+    doc = net_with_ents(
+        nlp, "Quillon Vantreese.\nqvantreese: called", [("Quillon Vantreese", "DOCTOR")]
+    )
     assert [e.text for e in doc.ents] == ["Quillon Vantreese"]

@@ -4,7 +4,7 @@ a large city after a preposition of place."""
 import pytest
 from spacy.tokens import Span
 
-from .test_component import make_nlp
+from .test_component import make_nlp, net_with_ents
 
 NAMES_OFF = {"clinician": None, "patient": None, "relative": None}
 NAMES_OFF.update({"sign_off": None, "arrow": None})
@@ -95,9 +95,5 @@ def test_thresholds_are_config_driven():
     ],
 )
 def test_a_state_code_after_a_city_is_its_state(nlp, text, city, expected):
-    doc = nlp.make_doc(text)
-    if city:
-        start = text.index(city)
-        doc.ents = [doc.char_span(start, start + len(city), label="CITY")]
-    doc = nlp.get_pipe("phi_safety_net")(doc)
+    doc = net_with_ents(nlp, text, [(city, "CITY")] if city else [])
     assert [e.text for e in doc.ents if e.label_ == "STATE"] == expected

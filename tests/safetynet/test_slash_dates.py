@@ -24,7 +24,7 @@ def nlp():
         ("Fevers since 6/10, no rash.", ["6/10"]),
         ("Wound cx (3/10): MSSA.", ["3/10"]),
         ("On insulin (A1c 9.1% 9/30), neuropathy.", ["9/30"]),
-        ("Seen 3/10 Dr. Okafor: plan surgery.", ["3/10"]),
+        ("Seen 3/10 Dr. Vantreese: plan surgery.", ["3/10"]),
     ],
 )
 def test_finds_month_days_where_the_words_mark_a_date(nlp, text, expected):

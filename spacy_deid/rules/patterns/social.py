@@ -30,6 +30,15 @@ _MODIFIER = (
 )
 _ARTICLE = r"(?:(?i:an?|the)[ \t]+)?"
 _WORK = r"(?i:works?|worked|working|employed|job|jobs|employment|occupation)"
+# A shift word between the work verb and "as" ("works nights as").
+_SHIFT = (
+    r"[ \t]+(?i:nights|days|evenings|weekends|overnights|part-time"
+    r"|full-time|seasonally)"
+)
+# "as", an article, modifiers and a job of the lexicon (the span).
+_AS_JOB = (
+    r"[ \t]+(?i:as)[ \t]+" + _ARTICLE + _MODIFIER + r"(?P<phi>" + _JOB + r"s?)" + _END
+)
 # "her former physician", "the retired nurse" are people, not professions.
 _NOT_BEFORE = (
     r"(?i:\b(?:his|her|their|my|your|our|the|pt'?s|patient'?s)[ \t]+"
@@ -99,15 +108,7 @@ PATTERNS: List[dict] = [
     _social(
         "profession.works_as",
         "PROFESSION",
-        r"(?<![\w\-])"
-        + _WORK
-        + r"[ \t]+(?i:as)[ \t]+"
-        + _ARTICLE
-        + _MODIFIER
-        + r"(?P<phi>"
-        + _JOB
-        + r"s?)"
-        + _END,
+        r"(?<![\w\-])" + _WORK + _AS_JOB,
         score=0.85,
     ),
     # works nights as a crane operator / works weekends as an usher: a job
@@ -118,27 +119,18 @@ PATTERNS: List[dict] = [
         "PROFESSION",
         r"(?<![\w\-])"
         + _WORK
-        + r"[ \t]+(?i:nights|days|evenings|weekends|overnights|part-time"
-        r"|full-time|seasonally)[ \t]+(?i:as)[ \t]+(?i:an?)[ \t]+"
+        + _SHIFT
+        + r"[ \t]+(?i:as)[ \t]+(?i:an?)[ \t]+"
         r"(?P<phi>[a-z]+(?:[ \t]+[a-z]+)?)(?=[ \t]*(?:[.,;:)\n]|[ \t](?i:at|for|in|with)\b))",
         validator="occupation",
         score=0.8,
     ),
     # works nights as a CNA at ...: a job of the lexicon after a shift word,
-    # in any case ("CNA", "Roofer").
+    # in any case ("CNA", "Glazier").
     _social(
         "profession.works_shift_as_lexicon",
         "PROFESSION",
-        r"(?<![\w\-])"
-        + _WORK
-        + r"[ \t]+(?i:nights|days|evenings|weekends|overnights|part-time"
-        r"|full-time|seasonally)[ \t]+(?i:as)[ \t]+"
-        + _ARTICLE
-        + _MODIFIER
-        + r"(?P<phi>"
-        + _JOB
-        + r"s?)"
-        + _END,
+        r"(?<![\w\-])" + _WORK + _SHIFT + _AS_JOB,
         score=0.85,
     ),
     # Pt is an usher at Grand Theater / She is a welder for Acme: "is a" and
