@@ -15,6 +15,7 @@ from spacy.tokens import Doc, Span, Token
 from ..knowledge import COMMON_WORD_ZIPF, lookup
 from ..knowledge.occupations import LINK_WORDS, is_occupation_word
 from ..knowledge.occupations import names_an_occupation
+from ..knowledge.particles import NAME_PARTICLES
 
 # Clause ends the tokenizer splits off a word (an abbreviation's period stays
 # on it: "Dr.", "St.").
@@ -266,12 +267,6 @@ def _clause_marker(
     return True
 
 
-# Lower-case words inside names that are common words too ("Idris bin Said",
-# "Jan van den Berg", "Ana dos Santos"): never a clause's start.
-NAME_PARTICLES = frozenset(
-    "al bin binti bint ibn da das de del della der den di do dos du el la le "
-    "st ten ter van von".split()
-)
 
 
 def common_word_marker(token: Token, min_name_count: int) -> bool:

@@ -17,7 +17,7 @@ from spacy.tokens import Span
 
 from ..knowledge import lookup
 from ..knowledge.credentials import is_credential
-from .edges import NAME_PARTICLES
+from ..knowledge.particles import NAME_PARTICLES
 
 # Words that start or join a surname ("Ó Neill", "Mac an Bhaird", "van der
 # Berg"): a side that holds one is a surname, not a given name and surname.

@@ -26,6 +26,7 @@ from ..rules.validators import MAX_YEAR, MIN_BARE_YEAR
 from ..text.datenames import MONTH_ABBRS, MONTHS, WEEKDAY_ABBRS, WEEKDAYS
 from ..text.modals import MODALS, takes_base_form
 from ..text.titles import DOCUMENT_WORDS
+from ..knowledge.particles import NAME_PARTICLES
 
 # spaCy's units of measure (km, mg, lb, ...) and the clinical ones it lacks:
 # the laboratory's base units with their SI prefixes ("pg", "nmol", "mIU",
@@ -831,22 +832,37 @@ def is_nameless_word(span: Span) -> bool:
     """Whether a span is one capitalised English word of three letters or more
     (four in capitals) that nobody in the name tables bears and no place is
     called ("Belongings", "Confidential" at the start of a sentence, a header's
-    "NUMBER"): used at least once in a million words (zipf >= 3).
+    "NUMBER"): used at least once in a million words (zipf >= 3). Lower-case
+    words may follow it ("Throughput rose"): where a name's first word is
+    capitalised so are its others, but for particles ("de", "van").
 
     span (Span): The entity.
     RETURNS (bool): True for such a word.
     """
     token = span[0]
-    if len(span) != 1 or len(token) < 3 or not token.is_alpha:
+    if len(token) < 3 or not token.is_alpha:
         return False  # initials ("E") are pieces of names
     if not (token.is_title or (token.is_upper and len(token) > 3)):
         return False  # "IBM", "CVS": an organisation's letters
-    k = lookup(span.text)
+    if not all(_lower_tail_word(t) for t in span[1:]):
+        return False
+    k = lookup(token.text)
     if k.surname_count or k.given_count or k.place_population:
         return False
     if k.is_country or k.is_state or k.is_county:
         return False
     return k.word_zipf >= COMMON_WORD_ZIPF
+
+
+def _lower_tail_word(token: Token) -> bool:
+    """A lower-case word after a space that is no name particle."""
+    before = token.doc[token.i - 1]
+    return (
+        token.is_alpha
+        and token.is_lower
+        and bool(before.whitespace_)
+        and token.text not in NAME_PARTICLES
+    )
 
 
 # People bearing a word for it to be a name before a colon ("Will:").

@@ -11,6 +11,7 @@ from typing import List, Optional, Sequence, Tuple
 
 from ..knowledge import lookup
 from ..knowledge.credentials import is_credential
+from ..knowledge.particles import NAME_PARTICLES
 from ..text.modals import MODALS, NOT_AFTER_MODAL
 from .cues import ARROW, ARROWS, CLINICIAN, CLINICIAN_TITLES, PAGER_WORDS, POST_NOMINALS
 from .cues import LOWER_POST_NOMINALS
@@ -92,9 +93,13 @@ class NameReader:
         ):
             return None
         end = self._extend(position + 1, start)
-        if self.before_head(end):
+        if self.before_head(end) or self._particles_only(start, end):
             return None
         return start, end
+
+    def _particles_only(self, start: int, end: int) -> bool:
+        """Whether a name is particles alone ("van" before a taken "Houten")."""
+        return all(self.words[i].text in NAME_PARTICLES for i in range(start, end))
 
     def _initial_end(self, position: int) -> Optional[int]:
         """The position after a leading initial ("b." / "b ."), or None."""

@@ -453,6 +453,9 @@ SHAPES = {
         ("Patient is 31 years today.", "31", "AGE", True),  # no duration word
         ("Belongings placed in a bag.", "Belongings", "PATIENT", False),
         ("Confidential note follows.", "Confidential", "DOCTOR", False),
+        ("Throughput rose to 900 a second.", "Throughput rose", "PATIENT", False),
+        ("Seen by Quorvatz rose early.", "Quorvatz rose", "PATIENT", True),  # a name
+        ("Guidance de Wit called.", "Guidance de Wit", "PATIENT", True),  # a particle
         ("NAME: Ivo Tamm  UNIT NUMBER: 0042", "NUMBER", "PATIENT", False),
         ("Called IBM support today.", "IBM", "PATIENT", True),  # 3 capitals
         ("Seen by Dr. Moderate today.", "Moderate", "DOCTOR", True),  # a cue

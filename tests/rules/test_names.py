@@ -42,6 +42,10 @@ POSITIVES = [
     ("name.doctor_title", "dr. Nelson, Debra  Pager 9-5311", "Nelson, Debra", "DOCTOR"),
     ("name.doctor_title", "DR. D.Austin", "D.Austin", "DOCTOR"),
     ("name.doctor_title", "Dr. Ánh T. Nguyễn", "Ánh T. Nguyễn", "DOCTOR"),
+    ("name.doctor_title", "seen by Dr. van Oordt today", "van Oordt", "DOCTOR"),
+    ("name.doctor_title", "Dr van der Wiel to see", "van der Wiel", "DOCTOR"),
+    ("name.doctor_title", "d/w Dr. Ilse de Moraes", "Ilse de Moraes", "DOCTOR"),
+    ("name.patient_title", "Mrs. de Kuyper called", "de Kuyper", "PATIENT"),
     (
         "name.patient_header",
         "Emergency contact: Mark, Scott (nephew)",
@@ -158,6 +162,8 @@ NEGATIVES = [
     "did not miss doses",
     "Dr.\n\nSmith",  # a blank line in between
     "Dr. smith",  # lower case
+    "Dr. de la",  # particles alone
+    "Dr. al Said",  # "al" is a word too ("et al")
     "Internal Medicine, MD",
     "Cardiology, NP",
     "Patient: Alert and oriented",

@@ -249,6 +249,13 @@ def test_never_overrides_or_overlaps_existing_entities(nlp):
     assert ents(doc) == [("Orsolya", "PATIENT")]
 
 
+def test_particles_before_an_entity_are_no_name_of_their_own(nlp):
+    doc = net_with_ents(nlp, "Seen by Dr van der Wiel today.", [("der Wiel", "PATIENT")])
+    assert ents(doc) == [("der Wiel", "PATIENT")]
+    doc = net_with_ents(nlp, "Seen by Dr van Wiel-Oordt today.", [])
+    assert ents(doc) == [("van Wiel-Oordt", "DOCTOR")]
+
+
 def test_arrow_partner_may_be_an_entity_and_a_date_may_follow(nlp):
     # The other side already found (even with a wrong label) still pairs.
     doc = nlp.make_doc("(ferraro -> lindgren)")

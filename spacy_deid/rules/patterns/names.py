@@ -18,6 +18,7 @@ written from train, as the models learn from it, never from dev or test.
 
 from typing import List
 
+from ...knowledge.particles import NAME_PARTICLES, WORD_PARTICLES
 from ._common import (
     BOL,
     END,
@@ -151,6 +152,12 @@ _NAME2 = (
     + _INITIAL
     + r")?)"
 )
+# After a title, a surname with lower-case particles: "Dr. van der Berg",
+# "Dr. Ana de Souza" (else "van" is left before a "der Berg" of the tagger).
+_PARTICLES = (
+    r"(?:(?:" + "|".join(sorted(NAME_PARTICLES - WORD_PARTICLES)) + r")[ \t]+){1,2}"
+)
+_PARTICLE_NAME = r"(?:" + _TITLE_WORD + r"[ \t]+)?" + _PARTICLES + _WORD
 # Title-case only (no SMITH), for relatives: "his father CAD" is no name.
 _TITLE_NAME = _TITLE_WORD + r"(?:[ \t]+" + _TITLE_WORD + r")?"
 # "Last, First" / "Last, First M." ("Smith, John A.").
@@ -248,6 +255,8 @@ PATTERNS: List[dict] = [
         + r"(?P<phi>"
         + _LAST_FIRST
         + r"|"
+        + _PARTICLE_NAME
+        + r"|"
         + _NAME
         + r")",
         # "435 Roberts Dr Lynn, MA": "Dr" is a street suffix there.
@@ -265,6 +274,8 @@ PATTERNS: List[dict] = [
         + r"|(?:Mr|Mrs|Ms|Mx|Miss)[ \t]+)"
         + _NOT_BRAND
         + r"(?P<phi>"
+        + _PARTICLE_NAME
+        + r"|"
         + _NAME
         + r")",
         score=0.85,
