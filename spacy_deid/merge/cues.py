@@ -15,6 +15,8 @@ from typing import AbstractSet, Dict, Iterator, List, Optional, Tuple
 
 from spacy.tokens import Span, Token
 
+from ..text.kin_ages import bracketed_kin_age
+
 # How far back a phone or fax cue may be, and what ends its clause
 # ("Tel ... · Fax ...").
 _CONTACT_TOKENS = 12
@@ -24,9 +26,6 @@ _CONTACT_BREAKS = frozenset((".", ";", "·", "|", "•"))
 _JOB_WORDS = 4
 _JOB_TOKENS = 6
 _SENTENCE_ENDS = frozenset((".", ";", "!", "?"))
-# Tokens looked at before a name for a kin word ("siblings Andrew (16), Tove
-# (6) and Jo (3)": a list of names and ages after it).
-_KIN_TOKENS = 16
 # Marks that may stand between a cue phrase and its span ("Sister: Zelma").
 _PHRASE_MARKS = frozenset((":", "-", "\u2013", ",", "("))
 
@@ -49,33 +48,11 @@ def clause_before(
         yield token
 
 
-# Words in the brackets before a relative's age ("(now 5)", "(age 4)").
-_AGE_WORDS = frozenset({"now", "age", "aged"})
-
-
 def kin_age(span: Span, persons: AbstractSet[str], cues: AbstractSet[str]) -> bool:
-    """Whether a span is a number of one or two digits in brackets right
-    after a person's name, with a kin word (`cues`, folded as `cue_word`)
-    before the name in its clause and line: "Kids: Anselm (9), Tove (6)"
-    and "dau Lanh (now 5)" give ages, "sick list: Maury (19)" a bed."""
-    doc = span.doc
-    if not (span.text.isdigit() and len(span.text) <= 2):
-        return False
-    opening = span.start - 1
-    if opening > 0 and doc[opening].lower_ in _AGE_WORDS:
-        opening -= 1  # "(now 5)"
-    if opening < 1 or span.end >= len(doc):
-        return False
-    if doc[opening].text != "(" or doc[span.end].text != ")":
-        return False
-    name = doc[opening - 1]
-    if name.ent_type_ not in persons:
-        return False
-    start = name.i
-    while start > 0 and doc[start].ent_iob_ == "I":
-        start -= 1
-    before = clause_before(doc[start : start + 1], _KIN_TOKENS, _SENTENCE_ENDS)
-    return any(cue_word(token.text) in cues for token in before)
+    """Whether a span is a relative's age in brackets after the name, with a
+    kin word (`cues`, folded as `cue_word`) before the name in its clause and
+    line (`text.kin_ages.bracketed_kin_age`)."""
+    return bracketed_kin_age(span.doc, span.start, span.end, persons, cues)
 
 
 def cued_label(span: Span, cues: Dict[str, str]) -> Optional[str]:

@@ -8,7 +8,7 @@ A number in brackets after a name is an age only in a family's context:
 "sick list: Maury (19)" of a sign-out gives a bed. So the name must be a
 person entity, and a relative's word (`cues.RELATIVE_CUES` or a plural:
 "kids", "siblings") must come before it on its line, with no sentence end
-between. On 3,000 generated train notes and a dev draw, with their gold
+between (`text.kin_ages`, which `phi_relabel` reads too). On 3,000 generated train notes and a dev draw, with their gold
 names, each of the 83 numbers so placed or after "ages" is a gold age, and
 so is each of the 25 numbers after "dx".
 
@@ -20,6 +20,8 @@ from typing import List, Optional, Sequence
 
 from spacy.tokens import Doc
 
+from ..text.kin_ages import bracketed_kin_age
+
 from .cues import KIN_AGE, RELATIVE_CUES
 from .finder import Candidate
 from .words import DocWords
@@ -28,8 +30,6 @@ KIN_WORDS = frozenset(RELATIVE_CUES) | {
     "kids", "siblings", "sons", "daughters", "brothers", "sisters",
     "grandchildren", "grandkids", "grandsons", "granddaughters", "dau", "child",
 }  # fmt: skip
-# Words inside the brackets before the number ("(now 5)", "(age 4)").
-AGE_WORDS = frozenset({"now", "age", "aged"})
 AGES_CUES = frozenset({"ages", "aged"})
 # Words before an age at diagnosis ("dx 49"), and durations that make the
 # number no age ("dx 10 yrs ago").
@@ -39,7 +39,6 @@ DURATION_WORDS = frozenset(
      "wks", "week", "weeks", "d", "day", "days", "ago", "/"}
 )  # fmt: skip
 _LIST_WORDS = frozenset({",", "and", "&"})
-_SENTENCE_ENDS = frozenset({".", ";", "!", "?"})
 _MAX_AGE_DIGITS = 2
 
 
@@ -60,7 +59,7 @@ def find_kin_ages(
         if taken[word.index] or not _is_age_number(word.text):
             continue
         if (
-            _after_kin_name(words, doc, person, position)
+            bracketed_kin_age(doc, word.index, word.index + 1, {person}, KIN_WORDS)
             or _after_ages(words, position)
             or _at_diagnosis(words, position)
         ):
@@ -78,31 +77,6 @@ def _text(words: DocWords, position: int) -> Optional[str]:
     if not words.same_line(position, position + 1):
         return None
     return words.words[position].text.lower()
-
-
-def _after_kin_name(words: DocWords, doc: Doc, person: str, position: int) -> bool:
-    """"Name (9)" or "Name (now 9)" with a relative's word before the name."""
-    if position + 1 >= len(words) or words.words[position + 1].text != ")":
-        return False
-    opening = position - 1
-    if _text(words, opening) in AGE_WORDS:
-        opening -= 1
-    if _text(words, opening) != "(" or opening < 1:
-        return False
-    name = opening - 1
-    if doc[words.words[name].index].ent_type_ != person:
-        return False
-    k = name - 1
-    while k >= 0 and doc[words.words[k].index].ent_type_ == person:
-        k -= 1
-    while k >= 0:
-        text = _text(words, k)
-        if text is None or text in _SENTENCE_ENDS:
-            return False
-        if text in KIN_WORDS:
-            return True
-        k -= 1
-    return False
 
 
 def _at_diagnosis(words: DocWords, position: int) -> bool:
