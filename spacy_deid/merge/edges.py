@@ -21,6 +21,7 @@ from ..knowledge.particles import NAME_PARTICLES
 # on it: "Dr.", "St.").
 _CLAUSE_ENDS = frozenset((".", ",", ";", ":"))
 _MIN_WORD_ZIPF = 3.0
+_LETTER = re.compile(r"[A-Z]")
 _CLOSING = {")": "(", "]": "["}
 # Abbreviations whose period is no sentence end inside a name or a place:
 # "Maria St. Pierre", "ST. JOHN, Ana", "St. Louis", "Mt. Sinai", "Ana Ruiz
@@ -46,14 +47,18 @@ def _clause_word(token: Token, *, caps: bool) -> bool:
 
 def clause_end_start(span: Span) -> Optional[int]:
     """The token index after a leading clause end ("slides ." or "person ,")
-    whose words are all ordinary words, or None. The period of an initial or
-    a name's abbreviation ("ST. PIERRE") ends no clause."""
+    whose words are all ordinary words, or after a lone capital letter and a
+    comma ("R, Hawkins-Kennedy" of a list of sides, "F, Ana" after an age:
+    no surname is one letter), or None. The period of an initial or a name's
+    abbreviation ("ST. PIERRE") ends no clause."""
     doc = span.doc
     for i in range(span.start + 1, span.end - 1):
         mark = doc[i].text
         if mark not in _CLAUSE_ENDS or (mark == "." and _keeps_period(doc[i - 1])):
             continue
         words = doc[span.start : i]
+        if mark == "," and len(words) == 1 and _LETTER.fullmatch(words[0].text):
+            return i + 1
         caps = mark == "."
         if all(_clause_word(t, caps=caps) for t in words):
             return i + 1

@@ -1263,16 +1263,20 @@ _RESULT_WORDS = frozenset(("pos", "neg", "positive", "negative"))
 _RESULT_ENDS = frozenset((",", ".", ";", ")"))
 
 
+# A test's eponym: one word, hyphens and apostrophes inside ("O'Brien").
+_TEST_NAME = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
+
+
 def is_test_result(span: Span) -> bool:
-    """Whether a span is one word (hyphens allowed) that a test's result
-    follows: an eponymous test ("Neer (+)", "Hawkins-Kennedy (-)", "Speed's
-    negative,"), no mention of a person. No gold name of 8,000 train notes
+    """Whether a span is one word (hyphens and apostrophes allowed) that a
+    test's result follows: an eponymous test ("Neer (+)", "Hawkins-Kennedy
+    (-)", "O'Brien (-)", "Speed's negative,"), no mention of a person. No gold name of 8,000 train notes
     stands so.
 
     span (Span): The entity.
     RETURNS (bool): True for such a span.
     """
-    if " " in span.text or not span[0].is_alpha:
+    if not _TEST_NAME.fullmatch(span.text):
         return False
     doc = span.doc
     i = span.end

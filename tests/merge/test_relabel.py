@@ -717,6 +717,15 @@ EDGES = {"edge_labels": ["DOCTOR", "PATIENT", "ORGANIZATION", "STREET"]}
         ),
         ("Mail to 12 Alder Row · Unit 4", "12 Alder Row ·", "STREET", "12 Alder Row"),
         ("Routed to Dr. Velt. -KT, LPN", "-KT", "DOCTOR", "KT"),  # a sign-off's dash
+        # A lone capital and a comma: a side or a sex, no one-letter surname.
+        ("Tests: Tinel (+) R, Phalen (+) R", "R, Phalen", "DOCTOR", "Phalen"),
+        (
+            "PA-C, Quillfeather Clinic",
+            "C, Quillfeather Clinic",
+            "ORGANIZATION",
+            "Quillfeather Clinic",
+        ),
+        ("Seen today: Velt, J. and team", "Velt, J.", "PATIENT", "Velt, J."),
         ("Seen today: Smith, John.", "Smith, John", "PATIENT", "Smith, John"),  # a name
         (
             "seen today: mills, john.",
@@ -2019,6 +2028,7 @@ def test_a_clinicians_role_is_no_phi(text, role, name, kept):
         # A test's result after one word: an eponymous test.
         ("Special tests: Neer (+) R, drop arm (-)", "Neer", "PATIENT", False),
         ("Hawkins-Kennedy (-) bilat", "Hawkins-Kennedy", "PATIENT", False),
+        ("Speed's (-), O'Brien (-), apprehension", "O'Brien", "PATIENT", False),
         ("Spurling negative.", "Spurling", "PATIENT", False),
         # After a cue word (a pedigree's carrier), two words, or a result
         # with more after it: a person.
