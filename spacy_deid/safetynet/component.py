@@ -63,17 +63,19 @@ from ..labels import LABEL_NAMES, NOT_PHI_KEY, normalize_label
 from ..tagging.ents import first_free, token_mask, write_ents
 from .cues import ARROW, CITY, CLINICIAN, CUE_CLASSES, PATIENT, RELATIVE
 from .cues import FACILITY, JOB, KIN_AGE, MONTH, SIGN_OFF, SLASH_DATE, STATE, UNIT
-from .cues import INITIALS, LOGIN, WARD, WEEKDAY
+from .cues import INITIALS, LOGIN, NICKNAME, PERSON_COLUMN, STAFF_COLUMN, WARD, WEEKDAY
 from .cues import CueIndex, default_cues
 from .finder import NameReader, after_cues, around_arrows, before_post_nominals
 from .finder import sentence_subjects
 from .guard import NameGuard
+from .columns import find_name_columns
 from .facilities import find_facilities
 from .initials import find_initials
 from .jobs import find_jobs
 from .kin_ages import find_kin_ages
 from .logins import find_logins
 from .months import find_months
+from .nicknames import find_nicknames
 from .places import find_places, find_state_codes
 from .slash_dates import find_slash_dates
 from .units import find_units
@@ -330,13 +332,17 @@ class PhiSafetyNet(CfgSerializable, Pipe):
             found += find_kin_ages(words, taken_flags, doc, labels[RELATIVE])
         if WEEKDAY in labels:
             found += find_weekdays(words, taken_flags, doc, labels[WEEKDAY])
+        persons = frozenset(
+            labels[kind] for kind in (CLINICIAN, PATIENT, RELATIVE) if labels.get(kind)
+        )
         if LOGIN in labels:
-            persons = frozenset(
-                labels[kind] for kind in (CLINICIAN, PATIENT, RELATIVE) if labels.get(kind)
-            )
             found += find_logins(words, taken_flags, doc, persons)
+        if NICKNAME in labels:
+            found += find_nicknames(words, taken_flags, doc, persons | {labels[NICKNAME]})
         if INITIALS in labels:
             found += find_initials(words, taken_flags)
+        if STAFF_COLUMN in labels or PERSON_COLUMN in labels:
+            found += find_name_columns(words, taken_flags, doc, self.guard)
         if WARD in labels:
             found += find_wards(words, taken_flags)
         if FACILITY in labels:

@@ -43,6 +43,13 @@ WEEKDAY = "weekday"
 LOGIN = "login"
 # Initials after a dash or slash that sign an entry (`initials.py`).
 INITIALS = "initials"
+# Quoted words in brackets after a person's name ('Ana Ruiz ("Nani")',
+# `nicknames.py`).
+NICKNAME = "nickname"
+# Names and initials in a table's column of people ("BY", "INIT", "TCHR",
+# `columns.py`): staff, and others (teachers, callers).
+STAFF_COLUMN = "staff_column"
+PERSON_COLUMN = "person_column"
 CUE_CLASSES = (
     CLINICIAN,
     PATIENT,
@@ -61,6 +68,9 @@ CUE_CLASSES = (
     WEEKDAY,
     LOGIN,
     INITIALS,
+    NICKNAME,
+    STAFF_COLUMN,
+    PERSON_COLUMN,
 )
 
 CLINICIAN_TITLES: Tuple[str, ...] = ("dr", "doctor")
@@ -77,6 +87,7 @@ CLINICIAN_CUES: Tuple[str, ...] = (
     "cc:",
     "attending",
     "resident",
+    "fellow",
     "covering",
     "signed by",
     "seen by",
@@ -194,6 +205,18 @@ RELATIVE_CUES: Tuple[str, ...] = (
     "stepdad",
     "grandma",
     "grandpa",
+    "sibling",
+    "half-sister",
+    "half-brother",
+    "stepsister",
+    "stepbrother",
+    "godmother",
+    "godfather",
+    # Grandparents on the mother's and father's side.
+    "mgm",
+    "mgf",
+    "pgm",
+    "pgf",
     "girlfriend",
     "gf",
     "boyfriend",

@@ -47,6 +47,11 @@ POSITIVES = [
     ("date.month_day", "May 5", "May 5"),
     ("date.day_month", "the 14th of March", "14th of March"),
     ("date.day_month", "on 14 March", "14 March"),
+    ("date.day_month_dash", "Blood cx 16-MAR: E. coli", "16-MAR"),
+    ("date.day_month_dash", "drain out 4-Jun, afebrile", "4-Jun"),
+    ("date.weekday_abbr_lone_lower", "?dc mon if stable on RA", "mon"),
+    ("date.weekday_abbr_lone_lower", "ugib, egd fri clean base", "fri"),
+    ("date.weekday_abbr_lone_lower", "f/u clinic thurs am", "thurs"),
     ("date.month_year", "March 2067", "March 2067"),
     ("date.month_range_start", "Mar-Apr 2067", "Mar"),
     ("date.month_range_start", "May / June '68", "May"),
@@ -146,11 +151,14 @@ INVALID = [
 ]
 
 NEGATIVES = [
+    "sat 98% on RA",  # O2 sat
+    "newly wed couple",
+    "var tues_count = 3",
+    "lot 16-MARX",
     "Dr. Pongal saw her",  # a name after a title
     "nowruz",  # holidays only as written or in capitals
     "slides from Sacred Heart Health Center",  # part of a facility's name
     "SENT TO SACRED HEART HOSPITAL",
-    "insulin mon 14-16 units",
     "sun 88/60 briefly",
     "sun 3-4 hours a day",
     "120/80",
@@ -261,6 +269,16 @@ def test_dates_positive(find, pattern_id, text, span):
 @pytest.mark.parametrize("text", NEGATIVES)
 def test_dates_negative(find, text):
     assert [e for e in find(text) if e[1] == "DATE"] == []
+
+
+def test_a_lone_lower_case_weekday_is_a_date_but_no_value_after_it(find):
+    assert find("insulin mon 14-16 units") == [("mon", "DATE")]
+
+
+def test_a_day_and_month_by_a_dash_is_no_range_end(find):
+    text = "in the CCU July 20-July 22"
+    assert find(text, pattern_id="date.day_month_dash") == []
+    assert ("July 20", "DATE") in find(text)
 
 
 def test_date_range(find):

@@ -57,6 +57,11 @@ def net_with_ents(nlp, text, spans):
         ("dtr Fenella, and then home", [("Fenella", "PATIENT")]),
         ("FOB Tamsin Brandwijk visits", [("Tamsin Brandwijk", "PATIENT")]),
         ("MOB Fenella at bedside", [("Fenella", "PATIENT")]),
+        # A lower-case given name English seldom uses, after a relative.
+        ("wife peg calls nightly", [("peg", "PATIENT")]),
+        ("hcp = son minh, speaks for her", [("minh", "PATIENT")]),
+        ("sibling Fenella currently w/ pgm Orsolya", [("Fenella", "PATIENT"), ("Orsolya", "PATIENT")]),
+        ("if rebleed call GI fellow Brandwijk", [("Brandwijk", "DOCTOR")]),
         ("(ferraro -> okonkwo)", [("ferraro", "DOCTOR"), ("okonkwo", "DOCTOR")]),
         ("Will call in the morning.\nThanks, Bo", [("Bo", "DOCTOR")]),
         ("Labs reviewed.\nThank you,\nBo\n", [("Bo", "DOCTOR")]),
@@ -124,6 +129,8 @@ def test_finds_names_in_cue_positions(nlp, text, expected):
         "pt may go home",
         "pt will follow up",
         "sister may visit",
+        "wife at bedside, son car broke down",
+        "son states he is fine",
         "wife can must drive",  # "Can" is a rare given name
         "Stool FOB negative x3, FOB test pending",
         "Dr. order",

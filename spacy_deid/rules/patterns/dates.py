@@ -32,15 +32,15 @@ _MONTH_ABBRS = list(MONTH_ABBRS)
 _WEEKDAYS = list(WEEKDAYS)
 # "Sat" (O2 sat) and "Sun" (sun exposure) only count before a date.
 _WEEKDAY_ABBRS = list(WEEKDAY_ABBRS)
+_WORD_DAYS = ("Sat", "Sun")
 
+_MONTH_NAME = alternation(title_and_upper(_MONTH_NAMES))
+_MONTH_ABBR = alternation(title_and_upper(_MONTH_ABBRS))
 # A month name or abbreviation (abbreviations may end in "."), group `mon`.
-_MON = (
-    r"(?P<mon>"
-    + alternation(title_and_upper(_MONTH_NAMES))
-    + r"|"
-    + alternation(title_and_upper(_MONTH_ABBRS))
-    + r"\.?)"
-)
+_MON = r"(?P<mon>" + _MONTH_NAME + r"|" + _MONTH_ABBR + r"\.?)"
+# The same without an abbreviation's period, where a period after it ends a
+# sentence ("started 16-MAR.").
+_MON_BARE = r"(?P<mon>" + _MONTH_NAME + r"|" + _MONTH_ABBR + r")"
 # Full month names except "May" (the modal verb), for month-alone patterns.
 _MON_FULL = alternation(title_and_upper(n for n in _MONTH_NAMES if n != "May"))
 # Ordinal suffixes in either case ("31st", "31ST" in an all-caps note).
@@ -443,6 +443,16 @@ PATTERNS: List[dict] = [
         score=0.9,
         validator="calendar_date_fail_closed",
     ),
+    # 16-MAR / 4-Jun without a year (a lab's or a flowsheet's short date);
+    # not the end day of a range of dates ("July 20-July 22").
+    _date(
+        "date.day_month_dash",
+        r"(?<![\w/.\-])(?P<phi>" + _DAY + r"-" + _MON_BARE + r")(?![\w\-])",
+        exclude_before=r"(?:" + _MONTH_NAME + r"|" + _MONTH_ABBR + r")\.?[ \t]+"
+        + END,
+        score=0.9,
+        validator="calendar_date_fail_closed",
+    ),
     # The first month of a range before a year, a date of its own as the two
     # ends of a numeric range are: "Mar" in "Mar-Apr 2067" ("Apr 2067" is
     # `date.month_year`). Without it "Mar" stayed in the output.
@@ -518,6 +528,18 @@ PATTERNS: List[dict] = [
         "date.weekday_abbr_lower",
         r"\b(?P<phi>" + alternation([a.lower() for a in _WEEKDAY_ABBRS]) + r")\b\.?,?"
         r"(?=[ \t]+(?:1[0-2]|0?[1-9])/(?:3[01]|[12]\d|0?[1-9])(?![\d%/.]|-\d))",
+        validator=None,
+        score=0.8,
+    ),
+    # Alone, the lower-case abbreviations that are no English word ("dc mon
+    # if stable", "egd fri"): every one of train's is a gold date; "sat" (O2
+    # sat) and "sun" (sun exposure) only before a date, above.
+    _date(
+        "date.weekday_abbr_lone_lower",
+        r"(?<![\w/\-])(?P<phi>"
+        + alternation([a.lower() for a in _WEEKDAY_ABBRS if a not in _WORD_DAYS])
+        + r")(?![\w/\-])",
+        exclude_before=r"\b(?i:newly|they|we|to)[ \t]+" + END,
         validator=None,
         score=0.8,
     ),
