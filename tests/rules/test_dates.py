@@ -155,6 +155,7 @@ NEGATIVES = [
     "newly wed couple",
     "var tues_count = 3",
     "lot 16-MARX",
+    "micro lab, Corpus Christi, TX",  # a town
     "Dr. Pongal saw her",  # a name after a title
     "nowruz",  # holidays only as written or in capitals
     "slides from Sacred Heart Health Center",  # part of a facility's name

@@ -21,6 +21,9 @@ POSITIVES = [
     ("city.before_state_zip", "lives in New York, NY 10001", "New York", "CITY"),
     ("room.cued", "transferred to Room 412B", "412B", "ROOM"),
     ("room.cued", "Rm. 7-2", "7-2", "ROOM"),
+    ("room.operating", "Called to Dr. Ames in OR 6 at 10:42", "6", "ROOM"),
+    ("room.operating", "brought to OR 26Q by", "26Q", "ROOM"),
+    ("room.operating", "Children's Hospital (OR 8-787)", "8-787", "ROOM"),
     ("room.cued", "moved to Rm 217-K", "217-K", "ROOM"),
     ("room.bed_bay", "moved to bed 296-J overnight", "296-J", "ROOM"),
     ("room.bed_bay", "Recovery bay 38, ext 4410", "38", "ROOM"),
@@ -77,6 +80,9 @@ POSITIVES = [
 
 NEGATIVES = [
     "on bed rest for 2 days",
+    "arrive 08:15, OR 09:30 with",
+    "target OR 4/17 ~1600",
+    "odds ratio (OR 2.4)",
     "bay 10:30 handover",
     "bed 2/5 full",
     "bedside 12 lead ECG",

@@ -97,3 +97,19 @@ def test_thresholds_are_config_driven():
 def test_a_state_code_after_a_city_is_its_state(nlp, text, city, expected):
     doc = net_with_ents(nlp, text, [(city, "CITY")] if city else [])
     assert [e.text for e in doc.ents if e.label_ == "STATE"] == expected
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("micro lab        Corpus Christi, TX", [("Corpus Christi", "CITY"), ("TX", "STATE")]),
+        ("sector geo: near Ely, NV", [("Ely", "CITY"), ("NV", "STATE")]),
+        ("Lab at Boston, MA 02114 today", [("Boston", "CITY"), ("MA", "STATE")]),
+        # A credential or a field's name after a name; no US place.
+        ("Read by: Laura Davis, MD", []),
+        ("Agency ID: K44", []),
+        ("Seen in Quillonville, SD", []),
+    ],
+)
+def test_a_us_place_before_a_state_code_is_a_city(nlp, text, expected):
+    assert [e[:2] for e in ents(nlp(text))] == expected

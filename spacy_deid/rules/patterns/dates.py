@@ -24,6 +24,7 @@ from typing import FrozenSet, List
 
 from ...knowledge import load
 from ...text.datenames import MONTH_ABBRS, MONTHS, WEEKDAY_ABBRS, WEEKDAYS
+from ..lexicons.geo import STATE_ABBRS
 from ._common import END, PRIO_DATE, alternation, make_pattern, title_and_upper
 from ._common import word_trie
 
@@ -33,6 +34,7 @@ _WEEKDAYS = list(WEEKDAYS)
 # "Sat" (O2 sat) and "Sun" (sun exposure) only count before a date.
 _WEEKDAY_ABBRS = list(WEEKDAY_ABBRS)
 _WORD_DAYS = ("Sat", "Sun")
+_STATE_CODE = alternation(STATE_ABBRS)
 
 _MONTH_NAME = alternation(title_and_upper(_MONTH_NAMES))
 _MONTH_ABBR = alternation(title_and_upper(_MONTH_ABBRS))
@@ -587,10 +589,11 @@ PATTERNS: List[dict] = [
         # A title makes it a name, as the name rules find it.
         exclude_before=r"\b(?:Dr|DR|Mr|MR|Mrs|MRS|Ms|MS|Miss|Mx)\.?[ \t]*" + END,
         # A capitalised word or a facility's word after it makes it part of a
-        # longer name ("Sacred Heart Health Center").
-        exclude_after=r"^[ \t]+(?:[A-Z][a-z]|(?i:health|hospital|medical|center"
+        # longer name ("Sacred Heart Health Center"); a state's code, a
+        # town's ("Corpus Christi, TX").
+        exclude_after=r"^(?:[ \t]+(?:[A-Z][a-z]|(?i:health|hospital|medical|center"
         r"|centre|clinic|nursing|school|church|academy|college|university|parish"
-        r"|cathedral|home|care|rehab)\b)",
+        r"|cathedral|home|care|rehab)\b)|,[ \t]*" + _STATE_CODE + r"\b)",
         validator=None,
         score=0.8,
     ),

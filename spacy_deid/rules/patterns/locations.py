@@ -94,6 +94,15 @@ PATTERNS: List[dict] = [
         r"(?P<phi>\d{1,4}[A-Z]?(?:-(?:\d{1,3}[A-Z]?|[A-Za-z]))?)(?!\w|[.\-]\d)",
         score=0.85,
     ),
+    # OR 6 / OR 8-787 / OR 26Q: an operating room's number (all 20 of train's
+    # are gold rooms); not a time ("OR 09:30"), a date ("OR 4/17") or Oregon's
+    # ZIP code ("Portland, OR 97201").
+    _loc(
+        "room.operating",
+        "ROOM",
+        r"\bOR[ \t]*#?[ \t]*(?P<phi>\d{1,2}[A-Z]?(?:-\d{1,3}[A-Z]?)?)(?!\w|[.\-/:,]\d)",
+        score=0.8,
+    ),
     # bed 296-J / Recovery bay 38 / hallway 6O / pod F bay 2: the number (and
     # its letters) after a bed, bay or hallway word, as the train split's
     # sign-out and bed lists write them; "bed rest" and "bay 10:30" have none.
