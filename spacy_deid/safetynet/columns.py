@@ -10,8 +10,8 @@ three words, and at least half of them in capitals or one title-case word
 ("TIME  MEDICATION  DOSE  INIT", "Notified  Relationship  Method  By"). The
 rows below it, up to a blank line, give a cell where one starts inside the
 header's column. A cell is taken when it is a person's initials (two or three
-capitals, no credential) or a name (`NameGuard.is_name` after a strong cue
-for each word; initials with periods allowed): "Mendes", "P. Nwachukwu",
+capitals, no credential) or a name (capitalised words that pass
+`NameGuard.is_name` after a strong cue; initials with periods allowed): "Mendes", "P. Nwachukwu",
 "Villaseñor". Staff columns give `staff_column` candidates, columns of other
 people (teachers, callers) `person_column` ones.
 
@@ -157,4 +157,6 @@ def _is_person_cell(text: str, kind: str, guard: NameGuard) -> bool:
     if not 1 <= len(parts) <= 3:
         return False
     names = [part for part in parts if not _INITIAL.fullmatch(part)]
-    return bool(names) and all(guard.is_name(part, strong=True) for part in names)
+    return bool(names) and all(
+        part[:1].isupper() and guard.is_name(part, strong=True) for part in names
+    )

@@ -41,6 +41,8 @@ _MODAL_NAME_MIN_BEARERS = 10_000
 # Initials with periods as one token ("J.D.", "R.W.T."); as letters alone,
 # an abbreviation at least this common ("US", "AM", "IV") is no person's.
 _INITIALS = re.compile(r"(?:[A-Z]\.){2,3}")
+# A trainee's role in brackets after a name on a team list ("(pgy2)").
+_TRAINEE_ROLE = re.compile(r"pgy-?\d|intern|resident|fellow|sub-?i|ms[34]")
 _ABBREVIATION_ZIPF = 4.0
 
 
@@ -356,8 +358,8 @@ def _ends_line(words: DocWords, end: int) -> bool:
 def before_post_nominals(words: DocWords, reader: NameReader) -> List[Candidate]:
     """Names before an upper-case post-nominal ("O. Brandwijk, MD") or a
     credential after a comma ("Pruitt, CMA"), a lower-case post-nominal that
-    ends its line ("rpt given to tamsin rn"), or a pager number in brackets
-    ("castellanos (pgr 3-2210)")."""
+    ends its line ("rpt given to tamsin rn"), a pager number in brackets
+    ("castellanos (pgr 3-2210)") or a trainee's role ("hsu (intern)")."""
     found = []
     for position, word in enumerate(words.words):
         if word.newline_before:
@@ -365,6 +367,7 @@ def before_post_nominals(words: DocWords, reader: NameReader) -> List[Candidate]
         if not (
             word.text in POST_NOMINALS
             or _pager_at(words, position)
+            or _role_at(words, position)
             or _lower_post_nominal(words, position)
             or _credential_after_comma(words, position)
         ):
@@ -405,6 +408,17 @@ def _pager_at(words: DocWords, position: int) -> bool:
         return False
     after = words.words[position + 1]
     return not after.newline_before and after.text.lower() in PAGER_WORDS
+
+
+def _role_at(words: DocWords, position: int) -> bool:
+    """Whether a trainee's role alone in brackets starts at `position`, on
+    one line ("adeyemi (pgy2)", "hsu (intern)")."""
+    if words.words[position].text != "(" or position + 2 >= len(words):
+        return False
+    role, closing = words.words[position + 1], words.words[position + 2]
+    if role.newline_before or closing.text != ")":
+        return False
+    return bool(_TRAINEE_ROLE.fullmatch(role.text.lower()))
 
 
 def _name_start(words: DocWords, reader: NameReader, end: int) -> Optional[int]:

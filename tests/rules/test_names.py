@@ -146,6 +146,7 @@ POSITIVES = [
     ("name.bed_list", "SIGNOUT\n412 hammer 81 F - cellulitis", "hammer", "PATIENT"),
     ("name.bed_list", "bed 7b: ruiz-lomas 64m, CHF", "ruiz-lomas", "PATIENT"),
     ("name.bed_list", "  - 23 van wyk 70 M", "van wyk", "PATIENT"),
+    ("name.bed_list", "2) 4114b  quil de vantreese  84f", "quil de vantreese", "PATIENT"),
     ("name.bed_list", "bed 11:\tquillon 85yo m -- CHF", "quillon", "PATIENT"),
     ("name.bed_list", "bed 9: haverty 73yM -- pyelo", "haverty", "PATIENT"),
     ("name.bed_list", "rm 4 oduro 60 y/o F", "oduro", "PATIENT"),

@@ -62,6 +62,7 @@ def net_with_ents(nlp, text, spans):
         ("hcp = son minh, speaks for her", [("minh", "PATIENT")]),
         ("sibling Fenella currently w/ pgm Orsolya", [("Fenella", "PATIENT"), ("Orsolya", "PATIENT")]),
         ("if rebleed call GI fellow Brandwijk", [("Brandwijk", "DOCTOR")]),
+        ("day: vantreese (pgy2), garcia (intern)", [("vantreese", "DOCTOR"), ("garcia", "DOCTOR")]),
         ("(ferraro -> okonkwo)", [("ferraro", "DOCTOR"), ("okonkwo", "DOCTOR")]),
         ("Will call in the morning.\nThanks, Bo", [("Bo", "DOCTOR")]),
         ("Labs reviewed.\nThank you,\nBo\n", [("Bo", "DOCTOR")]),

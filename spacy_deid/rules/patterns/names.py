@@ -390,16 +390,18 @@ PATTERNS: List[dict] = [
         score=0.8,
     ),
     # A bed list's row: the room, a lower-case name, the age and the sex
-    # ("447 hammer 89 F", "bed 12: ruiz-lomas 78f", "bed 3: tove 85yo m"),
+    # ("447 hammer 89 F", "bed 12: ruiz-lomas 78f", "bed 3: tove 85yo m",
+    # "2) 4114b  ana de la cruz  84f"),
     # as the train split's sign-out lists write it; there the name may be an
     # ordinary word.
     _name(
         "name.bed_list",
         "PATIENT",
         BOL
-        + r"[ \t*\-]*(?:(?i:bed|rm|room)[ \t]*)?#?\d{1,4}[A-Za-z]?[:.)]?[ \t]+"
+        + r"[ \t*\-]*(?:\d{1,2}[.)][ \t]+)?(?:(?i:bed|rm|room)[ \t]*)?#?\d{1,4}"
+        r"[A-Za-z]?[:.)]?[ \t]+"
         r"(?!(?:units?|tabs?|caps?|amps?|puffs?|drops?|days?|hrs?|mins?)\b)"
-        r"(?P<phi>[a-z][a-z'\-]+(?:[ \t][a-z][a-z'\-]+)?)[ \t]+\d{1,3}[ \t]?"
+        r"(?P<phi>[a-z][a-z'\-]+(?:[ \t][a-z][a-z'\-]+){0,2})[ \t]+\d{1,3}[ \t]?"
         r"(?:y/?o|yr?s?)?[ \t]?[mfMF]\b",
         score=0.8,
     ),
