@@ -1368,6 +1368,26 @@ def is_document_title(span: Span) -> bool:
     return not text[line_start : span.start_char].strip()
 
 
+def is_number_list(span: Span) -> bool:
+    """Whether a span is numbers of one or two digits joined by commas with
+    no space, and maybe single capitals and more numbers ("18,17,17,16",
+    "15 L 14,13,12": an ultrasound's follicle sizes by side), which no date
+    is written as; no gold span of 8,000 train notes, the dev draws, the
+    notes by other hands or `en_notes` holds such a list.
+
+    span (Span): The entity.
+    RETURNS (bool): True for such a span.
+    """
+    parts = span.text.split()
+    if not any(_NUMBER_LIST.fullmatch(part) for part in parts):
+        return False
+    return all(_NUMBER_LIST.fullmatch(part) or _LIST_ITEM.fullmatch(part) for part in parts)
+
+
+_NUMBER_LIST = re.compile(r"\d{1,2}(?:,\d{1,2})+")
+_LIST_ITEM = re.compile(r"\d{1,2}|[A-Z]")
+
+
 def is_reading(span: Span) -> bool:
     """Whether a span is a number right after "=": a scale's reading
     ("PHQ-9 = 11"), no age. No gold age of 8,000 train notes, the dev draws,

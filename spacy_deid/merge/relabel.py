@@ -98,7 +98,8 @@ credential after a name (`credential_shape_labels`: "Ana Ruiz, CCDS";
 log's line or after "at" (`clock_labels`: "2140"), a login with a space or
 no letter (`no_login_labels`: "(bl 88)"), a document's title in capitals
 (`title_line_labels`: "NEWBORN NURSERY DISCHARGE SUMMARY"), a number after
-"=" (`reading_labels`: "PHQ-9 = 11"), and a lone credential after a
+"=" (`reading_labels`: "PHQ-9 = 11"), small numbers joined by commas
+(`number_list_labels`: follicle sizes "18,17,16"), and a lone credential after a
 person's name, a comma and maybe other credentials ("MA" in "Ana Ruiz, MA"
 and "CCM" in "Ana Ruiz, RN, CCM", not "MA" in "Salem, MA"); a name span of
 `person_labels` loses its trailing ", CNM". A range of years is two dates (`year_range_labels`:
@@ -175,7 +176,8 @@ from .not_phi import is_day_count, is_modal_verb, is_no_year, is_specialty
 from .not_phi import holds_code, is_saturation, is_season_event, word_at
 from .not_phi import is_sat_verb, is_technical, is_field_label, is_word_after_article
 from .not_phi import is_before_by, is_clock_time, is_credential_shaped, is_lab_value
-from .not_phi import is_document_title, is_no_login, is_reading, is_second_credential
+from .not_phi import is_document_title, is_no_login, is_number_list, is_reading
+from .not_phi import is_second_credential
 from .not_phi import is_section_header, is_table_number
 from .code import code_lines
 from .cues import cue_after, cue_word, cued_label, job_cued, kin_age, phrase_before
@@ -236,6 +238,7 @@ _SHAPES: Dict[str, Callable[[Span], bool]] = {
     "second_credential_labels": is_second_credential,
     "title_line_labels": is_document_title,
     "reading_labels": is_reading,
+    "number_list_labels": is_number_list,
 }
 _CUE_WINDOW = 3
 # Marks between the items of a list of names ("akin, burden & manana").
@@ -342,6 +345,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "second_credential_labels": [],
     "title_line_labels": [],
     "reading_labels": [],
+    "number_list_labels": [],
 }
 
 
@@ -456,6 +460,7 @@ def make_phi_relabel(
     second_credential_labels: List[str],
     title_line_labels: List[str],
     reading_labels: List[str],
+    number_list_labels: List[str],
 ) -> "PhiRelabel":
     """Create a PhiRelabel component (factory "phi_relabel").
 
@@ -720,6 +725,9 @@ def make_phi_relabel(
         (`not_phi.is_document_title`: "NEWBORN NURSERY DISCHARGE SUMMARY").
     reading_labels (List[str]): Labels whose spans of a number right after
         "=" are no PHI (`not_phi.is_reading`: "PHQ-9 = 11" tagged as an age).
+    number_list_labels (List[str]): Labels whose spans of numbers of one or
+        two digits joined by commas are no PHI (`not_phi.is_number_list`:
+        follicle sizes "18,17,16" tagged as a date).
     """
     return PhiRelabel(
         name,
@@ -823,6 +831,7 @@ def make_phi_relabel(
         second_credential_labels=second_credential_labels,
         title_line_labels=title_line_labels,
         reading_labels=reading_labels,
+        number_list_labels=number_list_labels,
     )
 
 

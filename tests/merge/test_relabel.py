@@ -1749,6 +1749,12 @@ def test_clause_kept_must_map_labels_to_words():
         ("table_labels", "0612   162/88   78   400   600   -180   40   0.78\nok", "400",
          False),
         ("table_labels", "Hz  250  500  1000  2000  4000  8000", "2000", False),
+        # Small numbers joined by commas: a list, no date.
+        ("number_list_labels", "follicles R 18,17,17,16 L 14,12", "R 18,17", False),
+        ("number_list_labels", "follicles R 18,17,17,16 L 14,12", "16 L 14,12", False),
+        ("number_list_labels", "Seen 3/4 and back 5,6 weeks later", "5,6", False),
+        ("number_list_labels", "Seen March 3,4 in clinic", "March 3,4", True),
+        ("number_list_labels", "Seen 2/3,4/5 in clinic", "2/3,4/5", True),
         ("table_labels", "R AC  30  35  40  45  50  2000 today", "2000 today", True),
         ("table_labels", "Pt is 84 and lives at 12 Elm St with 3 cats", "84", True),
         ("table_labels", "Age 84   Wt 70   Ht 170   BMI 24", "84", True),
