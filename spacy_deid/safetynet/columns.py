@@ -67,7 +67,8 @@ def find_name_columns(
     guard (NameGuard): Tells name-like words.
     RETURNS (List[Candidate]): The cells found, in word positions.
     """
-    if not any(word.text.lower() in _FIRST_WORDS for word in words.words):
+    heads = (w.index for w in words.words if w.text.lower() in _FIRST_WORDS)
+    if not any(_may_head(doc, index) for index in heads):
         return []  # most notes: no need to read the doc's text
     found: List[Candidate] = []
     for start, end, kind in _column_cells(doc.text):
@@ -80,6 +81,12 @@ def find_name_columns(
         if first is not None and last is not None:
             found.append((first, last + 1, kind))
     return found
+
+
+def _may_head(doc: Doc, index: int) -> bool:
+    """Whether a header's first word may open a header cell: after a run of
+    spaces, a tab or a line break, or at the doc's start."""
+    return index == 0 or doc[index - 1].is_space
 
 
 def _column_cells(text: str) -> Iterator[Tuple[int, int, str]]:
