@@ -9,7 +9,7 @@ credential off the end of a name span ("Oriel Vantongeren, CNM").
 
 import re
 from http import HTTPStatus
-from typing import Callable, List, Optional
+from typing import Callable, List, Optional, Tuple
 
 from spacy.lang.char_classes import LIST_UNITS
 from spacy.tokens import Doc, Span, Token
@@ -942,6 +942,29 @@ _CELL = re.compile(r"[-+~<>]?\d+(?:[.,/:]\d+)*%?")
 _ROW_CELLS = 5
 
 
+def text_around(span: Span, lines_before: int, lines_after: int) -> Tuple[str, int]:
+    """The text of the tokens around a span, back past `lines_before` line
+    breaks and on past `lines_after` (or to the doc's edges), and its start
+    offset in the doc: the lines next to a span without `doc.text`, which
+    spaCy rebuilds from every token of the note on each access.
+
+    span (Span): The entity.
+    lines_before (int): Line breaks to include before the span.
+    lines_after (int): Line breaks to include after the span.
+    RETURNS (Tuple[str, int]): The text and the doc offset of its start.
+    """
+    doc = span.doc
+    start, seen = span.start, 0
+    while start > 0 and seen < lines_before:
+        start -= 1
+        seen += doc[start].text.count("\n")
+    end, seen = span.end, 0
+    while end < len(doc) and seen < lines_after:
+        seen += doc[end].text.count("\n")
+        end += 1
+    return doc[start:end].text, doc[start].idx
+
+
 def is_table_number(span: Span) -> bool:
     """Whether a span is numbers alone inside a run of five cells or more on
     its line (a flowsheet's "0612 162/88 78 400 600 -180 40 0.78 RM", an
@@ -992,8 +1015,8 @@ def is_section_header(span: Span) -> bool:
     """
     if not all(t.is_upper or t.text in _HEADER_MARKS for t in span if not t.is_space):
         return False  # most spans: no need to read the doc's text
-    text = span.doc.text
-    start, end = span.start_char, span.end_char
+    text, base = text_around(span, lines_before=2, lines_after=2)
+    start, end = span.start_char - base, span.end_char - base
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end)
     if line_end < 0:
@@ -1363,9 +1386,9 @@ def is_document_title(span: Span) -> bool:
         return False
     if words[-1].lower_ not in DOCUMENT_WORDS:
         return False
-    text = span.doc.text
-    line_start = text.rfind("\n", 0, span.start_char) + 1
-    return not text[line_start : span.start_char].strip()
+    text, base = text_around(span, lines_before=1, lines_after=0)
+    start = span.start_char - base
+    return not text[text.rfind("\n", 0, start) + 1 : start].strip()
 
 
 def is_number_list(span: Span) -> bool:
