@@ -17,14 +17,16 @@ who knows the generator, so they are a check on how far the generated-note
 figures carry over, not a benchmark of their own: differences of a few
 points between systems are within their noise.
 
-`data/other_hands_en.txt` (`--other-hands`) holds 112 longer notes in the
-same markup (5,133 gold spans), written by fourteen writers who never saw
+`data/other_hands_en.txt` (`--other-hands`) holds 208 longer notes in the
+same markup (10,763 gold spans), written by twenty-six writers who never saw
 this code, each given eight note kinds (dermatology, dialysis run sheets,
 device clinics, sleep studies, correctional sick call, fertility, EEG,
 release of information logs, tumor boards, methadone clinics, organ
 donation, code blue records, ICU handoffs, transfer center logs, TB contact
 investigations, competency evaluations, chaplaincy, genetic counselling
-pedigrees, ...) and the annotation conventions of `../shared/data/en_notes`.
+pedigrees, EMS run sheets, school nurse logs, EHR audit trails, biobank
+logs, court letters, poison control calls, ...) and the annotation
+conventions of `../shared/data/en_notes`.
 """
 
 import argparse

@@ -286,7 +286,7 @@ def test_handwritten_markup_gives_text_and_spans(handwritten):
 
 
 @pytest.mark.parametrize(
-    "source,n_notes,min_spans", [("SOURCE", 48, 300), ("OTHER_HANDS", 112, 5000)]
+    "source,n_notes,min_spans", [("SOURCE", 48, 300), ("OTHER_HANDS", 208, 10000)]
 )
 def test_the_handwritten_notes_parse_and_their_spans_are_valid(
     handwritten, tmp_path, source, n_notes, min_spans

@@ -1038,8 +1038,12 @@ class PhiRelabel(CfgSerializable):
                 pieces = self._as_job(ent) if common else self._relabel(ent)
             elif ent.label_ in self._occupations:
                 # One that names no job but holds a code stays: its label is
-                # wrong, but dropping it would leave a plate or an ID.
-                kept = self._names_a_job(ent) or holds_code(ent)
+                # wrong, but dropping it would leave a plate or an ID. A job
+                # after "the" is a role, no one's occupation ("The compiler
+                # inlines", "the nurse said"): no gold job of train, the dev
+                # draws or the notes by other hands follows "the".
+                job = self._names_a_job(ent) and not _after_the(ent)
+                kept = job or holds_code(ent)
                 pieces = [ent] if kept else self._possessor(ent) or self._job_name(ent)
             elif ent.label_ in self._words:
                 pieces = self._as_job(ent) if self._common_words_only(ent) else [ent]
@@ -1571,7 +1575,8 @@ class PhiRelabel(CfgSerializable):
             return False
         first = words[0]
         if not (first.is_alpha and first.is_lower) and not (
-            self.cfg["initial_words"] and _initial_word(first, span)
+            self.cfg["initial_words"]
+            and (_initial_word(first, span) or _before_article_end(words))
         ):
             return False
         if not all(self._common_word(t.text) for t in words):
@@ -1690,9 +1695,10 @@ class PhiRelabel(CfgSerializable):
 
     def _as_job(self, span: Span) -> List[Span]:
         """A common-word span that names a job as `job_label` ("laborer"
-        tagged as a person is still an occupation); else nothing."""
+        tagged as a person is still an occupation); else nothing. A list of
+        words is no job title ("Bread, butter")."""
         label = self.cfg["job_label"]
-        if not label or not names_an_occupation(span.text):
+        if not label or "," in span.text or not names_an_occupation(span.text):
             return []
         return [_copy_attrs(span, Span(span.doc, span.start, span.end, label=label))]
 
@@ -1742,6 +1748,23 @@ def _initial_word(token: Token, span: Span) -> bool:
         ):
             return False
     return lookup(token.text).name_zipf < INITIAL_MAX_NAME_ZIPF
+
+
+def _after_the(span: Span) -> bool:
+    """Whether a span opens with "the" or follows it."""
+    if span[0].lower_ == "the":
+        return True
+    before = word_at(span.doc, span.start - 1, step=-1)
+    return before is not None and span.doc[before].lower_ == "the"
+
+
+def _before_article_end(words: List[Token]) -> bool:
+    """Whether a span of words ends in an article after a title-case word
+    that opens it ("Mix the" of "Mix the flour"): no name ends so."""
+    return len(words) > 1 and words[0].is_title and words[-1].lower_ in _ARTICLES
+
+
+_ARTICLES = frozenset({"a", "an", "the"})
 
 
 def _lower_word(token: Token) -> bool:

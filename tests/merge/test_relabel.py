@@ -1056,8 +1056,10 @@ def test_possessor_outlives_a_span_that_names_no_job(text, surface, expected):
         ("Formerly a Fields.", "Fields", []),
         ("walked past fields today.", "past fields", []),
         ("Spoke with Quillon today.", "Quillon", []),
-        # A job stays a job.
-        ("Spoke with the welder today.", "welder", [("welder", "PROFESSION")]),
+        # A job stays a job; after "the" it is a role, no one's occupation.
+        ("Spoke with a welder today.", "welder", [("welder", "PROFESSION")]),
+        ("Spoke with the welder today.", "welder", []),
+        ("The compiler inlines calls.", "The compiler", []),
     ],
 )
 def test_a_name_read_as_a_job_stays_a_name(text, surface, expected):
