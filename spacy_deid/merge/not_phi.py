@@ -1293,8 +1293,8 @@ _TEST_NAME = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
 def is_test_result(span: Span) -> bool:
     """Whether a span is one word (hyphens and apostrophes allowed) that a
     test's result follows: an eponymous test ("Neer (+)", "Hawkins-Kennedy
-    (-)", "O'Brien (-)", "Speed's negative,"), no mention of a person. No gold name of 8,000 train notes
-    stands so.
+    (-)", "O'Brien (-)", "Speed's negative,"), no mention of a person. No
+    gold name of 8,000 train notes stands so.
 
     span (Span): The entity.
     RETURNS (bool): True for such a span.

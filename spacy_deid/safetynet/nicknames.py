@@ -1,15 +1,16 @@
 """Nicknames that `phi_safety_net` adds where no detector found them: words
 in quotes inside brackets right after a person's name ('Terrence Ames
 ("T.J.")', 'Wesley Begay (aka "Wes")'). The generator writes no such
-nickname; in the 144 notes by other hands, 25 of the 28 so placed are gold
-names (the others are kinship words used as one: "Tutu", "Nana Seun", which
-the word check below leaves alone when they are common words).
+nickname; in the first 144 notes by other hands 25 of the 28 so placed lie in
+a gold name, one more is a gold name but for its last period ("T.J."), and
+two are kinship words used as names that the writers left unmarked ("Tutu",
+"Nana Seun"). Words English uses very often ("Mom", "the boss") are left.
 
 Candidates are (first word, end word, cue class) in word positions of
 `DocWords`, as in `finder.py`.
 """
 
-from typing import AbstractSet, List, Optional, Sequence
+from typing import AbstractSet, List, Optional, Sequence, Tuple
 
 from spacy.tokens import Doc
 
@@ -55,7 +56,7 @@ def find_nicknames(
     return found
 
 
-def _quoted_after(words: DocWords, position: int) -> Optional[tuple]:
+def _quoted_after(words: DocWords, position: int) -> Optional[Tuple[int, int]]:
     """The (start, end) word positions of the quoted words of '("X")' or
     '(aka "X")' starting at `position`, on one line, or None."""
     if not _is(words, position, "("):

@@ -176,8 +176,8 @@ def find_state_codes(
     words: DocWords, taken: Sequence[bool], doc: Doc, city: str
 ) -> List[Candidate]:
     """US state codes right after a city entity ("Rapid City, SD"), and
-    after free words that name a US place ("Corpus Christi, TX": the words
-    too, as a city).
+    after free words that name a place ("Corpus Christi, TX": the words too,
+    as a city).
 
     words (DocWords): The doc's words.
     taken (Sequence[bool]): Per doc token, whether an entity or known

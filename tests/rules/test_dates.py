@@ -52,6 +52,7 @@ POSITIVES = [
     ("date.weekday_abbr_lone_lower", "?dc mon if stable on RA", "mon"),
     ("date.weekday_abbr_lone_lower", "ugib, egd fri clean base", "fri"),
     ("date.weekday_abbr_lone_lower", "f/u clinic thurs am", "thurs"),
+    ("date.weekday_abbr_lone_lower", "dialysis mon to fri", "fri"),
     ("date.month_year", "March 2067", "March 2067"),
     ("date.month_range_start", "Mar-Apr 2067", "Mar"),
     ("date.month_range_start", "May / June '68", "May"),

@@ -541,7 +541,7 @@ PATTERNS: List[dict] = [
         r"(?<![\w/\-])(?P<phi>"
         + alternation([a.lower() for a in _WEEKDAY_ABBRS if a not in _WORD_DAYS])
         + r")(?![\w/\-])",
-        exclude_before=r"\b(?i:newly|they|we|to)[ \t]+" + END,
+        exclude_before=r"\b(?i:newly|they|we)[ \t]+" + END,
         validator=None,
         score=0.8,
     ),
