@@ -11,7 +11,7 @@ three words, and at least half of them in capitals or one title-case word
 rows below it, up to a blank line, give a cell where one starts inside the
 header's column. A cell is taken when it is a person's initials (two or three
 capitals, no credential) or a name (capitalised words that pass
-`NameGuard.is_name` after a strong cue; initials with periods allowed): "Mendes", "P. Nwachukwu",
+`NameGuard.is_name` after a strong cue; initials with periods allowed): "Mendes", "P. Okwuosa",
 "Villaseñor". Staff columns give `staff_column` candidates, columns of other
 people (teachers, callers) `person_column` ones.
 

@@ -100,7 +100,7 @@ class NameReader:
         return start, end
 
     def _particles_only(self, start: int, end: int) -> bool:
-        """Whether a name is particles alone ("van" before a taken "Houten")."""
+        """Whether a name is particles alone ("van" before a taken "der Wiel")."""
         return all(self.words[i].text in NAME_PARTICLES for i in range(start, end))
 
     def _initial_end(self, position: int) -> Optional[int]:
@@ -412,7 +412,7 @@ def _pager_at(words: DocWords, position: int) -> bool:
 
 def _role_at(words: DocWords, position: int) -> bool:
     """Whether a trainee's role alone in brackets starts at `position`, on
-    one line ("adeyemi (pgy2)", "hsu (intern)")."""
+    one line ("brandwijk (pgy2)", "hsu (intern)")."""
     if words.words[position].text != "(" or position + 2 >= len(words):
         return False
     role, closing = words.words[position + 1], words.words[position + 2]

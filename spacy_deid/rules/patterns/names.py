@@ -391,7 +391,7 @@ PATTERNS: List[dict] = [
     ),
     # A bed list's row: the room, a lower-case name, the age and the sex
     # ("447 hammer 89 F", "bed 12: ruiz-lomas 78f", "bed 3: tove 85yo m",
-    # "2) 4114b  ana de la cruz  84f"),
+    # "2) 4114b  quil de vantreese  84f"),
     # as the train split's sign-out lists write it; there the name may be an
     # ordinary word.
     _name(
