@@ -15,7 +15,6 @@ from typing import AbstractSet, Dict, Iterator, List, Optional, Tuple
 
 from spacy.tokens import Span, Token
 
-from ..text.kin_ages import bracketed_kin_age
 
 # How far back a phone or fax cue may be, and what ends its clause
 # ("Tel ... · Fax ...").
@@ -46,13 +45,6 @@ def clause_before(
         if "\n" in token.text or token.text in breaks:
             return
         yield token
-
-
-def kin_age(span: Span, persons: AbstractSet[str], cues: AbstractSet[str]) -> bool:
-    """Whether a span is a relative's age in brackets after the name, with a
-    kin word (`cues`, folded as `cue_word`) before the name in its clause and
-    line (`text.kin_ages.bracketed_kin_age`)."""
-    return bracketed_kin_age(span.doc, span.start, span.end, persons, cues)
 
 
 def cued_label(span: Span, cues: Dict[str, str]) -> Optional[str]:
@@ -112,6 +104,6 @@ def cue_after(span: Span, cues: AbstractSet[str]) -> bool:
 
 
 __all__ = [
-    "clause_before", "cue_after", "cue_word", "cued_label", "job_cued", "kin_age",
+    "clause_before", "cue_after", "cue_word", "cued_label", "job_cued",
     "phrase_before",
 ]  # fmt: skip

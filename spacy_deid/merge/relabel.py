@@ -150,7 +150,7 @@ On MEDDOCAN train, 2 of 2,580 gold place spans ("Sierra Leona") pass the
 name test. A place label that is also a word label gets the word check first.
 """
 
-from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple
+from typing import AbstractSet, Any, Callable, Dict, FrozenSet, List, Optional, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
@@ -180,7 +180,7 @@ from .not_phi import is_document_title, is_no_login, is_number_list, is_reading
 from .not_phi import is_second_credential
 from .not_phi import is_section_header, is_table_number
 from .code import code_lines
-from .cues import cue_after, cue_word, cued_label, job_cued, kin_age, phrase_before
+from .cues import cue_after, cue_word, cued_label, job_cued, phrase_before
 from .edges import arrow_pieces, clause_end_start, clause_pieces, sentence_pieces
 from .edges import ARROWS, arrow_length, bracket_pieces, job_tail_start, symbol_end
 from .edges import gap_pieces, symbol_start, year_range_pieces
@@ -203,6 +203,7 @@ from .places import (
 )
 from ..tagging.ents import write_ents
 from ..text.datenames import MONTHS
+from ..text.kin_ages import bracketed_kin_age
 
 install_extensions()
 
@@ -1357,7 +1358,7 @@ class PhiRelabel(CfgSerializable):
         label = self.cfg["age_label"]
         if ent.label_ not in self._kin_ages or ent.label_ == label:
             return ent
-        if kin_age(ent, self._persons, self._kin_age_cues):
+        if bracketed_kin_age(ent.doc, ent.start, ent.end, self._persons, self._kin_age_cues):
             return _with_label(ent, label)
         return ent
 
@@ -1752,10 +1753,10 @@ def _initial_word(token: Token, span: Span) -> bool:
 
 def _after_the(span: Span) -> bool:
     """Whether a span opens with "the" or follows it."""
-    if span[0].lower_ == "the":
-        return True
-    before = word_at(span.doc, span.start - 1, step=-1)
-    return before is not None and span.doc[before].lower_ == "the"
+    return span[0].lower_ == "the" or _after_determiner(span, _THE)
+
+
+_THE = frozenset({"the"})
 
 
 def _before_article_end(words: List[Token]) -> bool:
@@ -1772,10 +1773,11 @@ def _lower_word(token: Token) -> bool:
     return token.is_alpha and (token.is_lower or token.text == "I")
 
 
-def _after_determiner(span: Span) -> bool:
-    """Whether a determiner ("the", "a", "his") comes right before a span."""
+def _after_determiner(span: Span, determiners: AbstractSet[str] = frozenset()) -> bool:
+    """Whether a determiner ("the", "a", "his"; or one of `determiners`)
+    comes right before a span."""
     before = word_at(span.doc, span.start - 1, step=-1)
-    return before is not None and span.doc[before].lower_ in _DETERMINERS
+    return before is not None and span.doc[before].lower_ in (determiners or _DETERMINERS)
 
 
 def _is_name_like(token: Token) -> bool:
